@@ -1,0 +1,199 @@
+#include "src/app/cli_options.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <utility>
+
+#include "src/core/algorithm_registry.h"
+#include "src/core/param_table.h"
+
+namespace sv {
+namespace {
+
+bool is_bool_word(const std::string& s) {
+  return s == "true" || s == "false" || s == "on" || s == "off" || s == "1" || s == "0" ||
+         s == "yes" || s == "no";
+}
+
+int parse_count(const std::string& flag, const std::string& value, int lo, int hi) {
+  char* end = nullptr;
+  const long v = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || v < lo || v > hi) {
+    throw UsageError(flag + " expects a whole number in " + std::to_string(lo) + ".." +
+                     std::to_string(hi) + ", got \"" + value + "\"");
+  }
+  return static_cast<int>(v);
+}
+
+// Walks argv, handing out flag values ("--key value" or "--key=value").
+class ArgCursor {
+ public:
+  ArgCursor(int argc, const char* const* argv) : args_(argv + 1, argv + argc) {}
+  bool done() const { return index_ >= args_.size(); }
+  std::string next() { return args_[index_++]; }
+  bool peek_is_value() const { return index_ < args_.size() && args_[index_].rfind("--", 0) != 0; }
+  const std::string& peek() const { return args_[index_]; }
+
+  std::string value_for(const std::string& flag, std::string& inline_value) {
+    if (!inline_value.empty()) return std::exchange(inline_value, "");
+    if (done()) throw UsageError(flag + " needs a value");
+    return next();
+  }
+
+ private:
+  std::vector<std::string> args_;
+  size_t index_ = 0;
+};
+
+}  // namespace
+
+std::string usage_text() {
+  std::ostringstream out;
+  out << "stereoview: real-time stereo matching\n\n"
+         "Usage:\n"
+         "  stereoview [--headless] [source] [--algorithm NAME] [parameters] [--out DIR]\n"
+         "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json]\n"
+         "  stereoview --list-algorithms | --help | --version\n\n"
+         "Source (default: the built-in synthetic scene):\n"
+         "  --source synthetic        procedurally rendered scene with ground truth\n"
+         "  --size WxH                synthetic scene size (default 640x480)\n"
+         "  --seed N                  synthetic scene seed (default 1)\n"
+         "  --left FILE --right FILE  a rectified image pair (PNG, JPEG, PGM, PPM)\n\n"
+         "Running:\n"
+         "  --headless                no window (the viewer is not built yet: always headless)\n"
+         "  --engine cpu|cuda|auto    stereo engine (default auto: CUDA when a device is present)\n"
+         "  --frames N                frames to process (default 1)\n"
+         "  --out DIR                 write each disparity as PFM and a colorized PNG into DIR\n"
+         "  --colormap NAME           turbo, jet, inferno or gray (default turbo)\n"
+         "  --preset FILE             load parameters (key = value lines); flags override it\n\n"
+         "Evaluation:\n"
+         "  --dataset DIR             Middlebury 2001/2003/2014 or KITTI folder, or a folder of them\n"
+         "  --json                    print the results as JSON\n\n"
+         "Parameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
+  for (const auto& d : param_table()) {
+    std::string key = "  --" + d.key;
+    key.resize(22, ' ');
+    out << key << d.help;
+    if (d.kind == ParamKind::Choice) {
+      out << " [";
+      for (size_t i = 0; i < d.choices.size(); ++i) out << (i ? ", " : "") << d.choices[i];
+      out << "]";
+    }
+    out << " (default " << d.get(StereoParams{}) << ")\n";
+  }
+  return out.str();
+}
+
+CliOptions parse_cli(int argc, const char* const* argv) {
+  CliOptions options;
+  ArgCursor args(argc, argv);
+  std::vector<std::pair<std::string, std::string>> param_flags;
+  std::string preset_path;
+
+  if (!args.done() && args.peek() == "eval") {
+    args.next();
+    options.command = CliCommand::Eval;
+  }
+
+  while (!args.done()) {
+    std::string arg = args.next();
+    if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument \"" + arg + "\"");
+    std::string flag = arg;
+    std::string inline_value;
+    if (const auto eq = arg.find('='); eq != std::string::npos) {
+      flag = arg.substr(0, eq);
+      inline_value = arg.substr(eq + 1);
+      if (inline_value.empty()) throw UsageError(flag + " needs a value after '='");
+    }
+    const std::string key = flag.substr(2);
+
+    if (flag == "--help") {
+      options.command = CliCommand::Help;
+    } else if (flag == "--version") {
+      options.command = CliCommand::Version;
+    } else if (flag == "--list-algorithms") {
+      options.command = CliCommand::ListAlgorithms;
+    } else if (flag == "--headless") {
+      options.headless = true;
+    } else if (flag == "--source") {
+      options.source = args.value_for(flag, inline_value);
+      if (options.source != "synthetic") {
+        throw UsageError("--source: unknown source \"" + options.source +
+                         "\" (available: synthetic; or give --left and --right)");
+      }
+    } else if (flag == "--left") {
+      options.left_path = args.value_for(flag, inline_value);
+    } else if (flag == "--right") {
+      options.right_path = args.value_for(flag, inline_value);
+    } else if (flag == "--size") {
+      const std::string v = args.value_for(flag, inline_value);
+      const auto x = v.find('x');
+      if (x == std::string::npos) throw UsageError("--size expects WxH, e.g. 640x480, got \"" + v + "\"");
+      options.width = parse_count("--size width", v.substr(0, x), 16, 8192);
+      options.height = parse_count("--size height", v.substr(x + 1), 16, 8192);
+    } else if (flag == "--seed") {
+      options.seed = static_cast<unsigned>(parse_count(flag, args.value_for(flag, inline_value), 0, 2000000000));
+    } else if (flag == "--engine") {
+      options.engine = args.value_for(flag, inline_value);
+      if (options.engine != "cpu" && options.engine != "cuda" && options.engine != "auto") {
+        throw UsageError("--engine must be cpu, cuda or auto, got \"" + options.engine + "\"");
+      }
+    } else if (flag == "--frames") {
+      options.frames = parse_count(flag, args.value_for(flag, inline_value), 1, 1000000);
+    } else if (flag == "--out") {
+      options.out_dir = args.value_for(flag, inline_value);
+    } else if (flag == "--colormap") {
+      options.colormap = args.value_for(flag, inline_value);
+    } else if (flag == "--preset") {
+      preset_path = args.value_for(flag, inline_value);
+    } else if (flag == "--dataset") {
+      options.dataset_dir = args.value_for(flag, inline_value);
+    } else if (flag == "--json") {
+      options.json = true;
+    } else if (const ParamDescriptor* d = find_param(key)) {
+      if (d->kind == ParamKind::Bool && inline_value.empty() &&
+          !(args.peek_is_value() && is_bool_word(args.peek()))) {
+        param_flags.emplace_back(key, "true");
+      } else {
+        param_flags.emplace_back(key, args.value_for(flag, inline_value));
+      }
+    } else if (key.rfind("no-", 0) == 0 && find_param(key.substr(3)) &&
+               find_param(key.substr(3))->kind == ParamKind::Bool) {
+      param_flags.emplace_back(key.substr(3), "false");
+    } else {
+      throw UsageError("unknown option " + flag + " (see --help)");
+    }
+  }
+
+  if (!preset_path.empty()) {
+    options.params = load_preset_file(preset_path, options.params);
+    options.disparities_given = true;
+  }
+  for (const auto& [key, value] : param_flags) {
+    try {
+      set_param(options.params, key, value);
+    } catch (const InputError& e) {
+      throw UsageError(e.what());
+    }
+    if (key == "disparities") options.disparities_given = true;
+  }
+
+  if (options.command == CliCommand::Run) {
+    if (options.left_path.empty() != options.right_path.empty()) {
+      throw UsageError("--left and --right must be given together");
+    }
+    if (!options.left_path.empty()) options.source = "files";
+  }
+  if (options.command == CliCommand::Eval && options.dataset_dir.empty()) {
+    throw UsageError("eval needs --dataset DIR");
+  }
+  const auto problems = options.params.validate();
+  if (!problems.empty()) {
+    std::string message = "invalid parameters:";
+    for (const auto& p : problems) message += "\n  " + p;
+    throw UsageError(message);
+  }
+  return options;
+}
+
+}  // namespace sv

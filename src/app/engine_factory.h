@@ -1,0 +1,16 @@
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "src/core/stereo_engine.h"
+
+namespace sv {
+
+// Makes the engine named by --engine: "cpu", "cuda" or "auto" (CUDA when this build has the CUDA
+// engine and a device is present, otherwise the CPU engine, with a one-line notice on `notices`).
+// Throws RuntimeError when "cuda" is asked for and cannot be had, saying why.
+std::unique_ptr<StereoEngine> make_engine(const std::string& kind, std::ostream& notices);
+
+}  // namespace sv

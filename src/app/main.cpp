@@ -1,0 +1,63 @@
+// stereoview's entry point: parses the command line and hands over to the command it names.
+#include <iostream>
+
+#include "src/app/cli_options.h"
+#include "src/app/headless_runner.h"
+#include "src/core/algorithm_registry.h"
+#include "src/core/error.h"
+#ifdef STEREOVIEW_HAS_OPENCV
+#include "src/app/eval_runner.h"
+#endif
+
+namespace {
+
+constexpr int kExitRuntimeError = 1;
+constexpr int kExitUsageError = 2;
+
+int run(const sv::CliOptions& options) {
+  switch (options.command) {
+    case sv::CliCommand::Help:
+      std::cout << sv::usage_text();
+      return 0;
+    case sv::CliCommand::Version:
+      std::cout << "stereoview 0.1.0\n";
+      return 0;
+    case sv::CliCommand::ListAlgorithms:
+      for (const auto& a : sv::algorithm_registry()) std::cout << a.name << "  " << a.summary << "\n";
+      return 0;
+    case sv::CliCommand::Eval:
+#ifdef STEREOVIEW_HAS_OPENCV
+      return sv::run_eval(options, std::cout, std::cerr);
+#else
+      std::cerr << "error: eval needs PNG support; this build has no OpenCV\n";
+      return kExitRuntimeError;
+#endif
+    case sv::CliCommand::Run:
+      if (!options.headless) {
+        std::cerr << "note: the viewer is not part of this build yet; running headless\n";
+      }
+      return sv::run_headless(options, std::cout, std::cerr);
+  }
+  return kExitRuntimeError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  sv::CliOptions options;
+  try {
+    options = sv::parse_cli(argc, argv);
+  } catch (const sv::UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n(run stereoview --help for usage)\n";
+    return kExitUsageError;
+  } catch (const sv::InputError& e) {  // an unreadable or malformed preset file
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitRuntimeError;
+  }
+  try {
+    return run(options);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitRuntimeError;
+  }
+}

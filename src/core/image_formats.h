@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string>
+
+#include "src/core/image.h"
+
+namespace sv {
+
+// File formats that need no external library, so the core-only build (GPU machine) has them.
+// All readers throw InputError naming the file and the problem; writers throw RuntimeError.
+
+// PFM (Portable Float Map): single-channel "Pf" read and written; rows stored bottom-up as the
+// format requires; little-endian written (negative scale), both endiannesses read. Three-channel
+// "PF" files are read as their first channel.
+ImageF32 read_pfm(const std::string& path);
+void write_pfm(const std::string& path, const ImageF32& image);
+
+// PGM (P5) 8- and 16-bit, PPM (P6) 8-bit. 16-bit samples are big-endian as Netpbm specifies.
+ImageU8 read_pgm8(const std::string& path);    // also reads 16-bit files, keeping the high byte
+ImageU16 read_pgm16(const std::string& path);  // also reads 8-bit files, values unchanged
+ImageRgb8 read_ppm(const std::string& path);   // also reads P5, replicating gray into r, g, b
+void write_pgm(const std::string& path, const ImageU8& image);
+void write_pgm(const std::string& path, const ImageU16& image);
+void write_ppm(const std::string& path, const ImageRgb8& image);
+
+}  // namespace sv

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <functional>
+
+namespace sv {
+
+// Runs body(i) for i in [begin, end) on up to worker_count() threads, in contiguous chunks.
+// Results are deterministic as long as each i writes only its own outputs.
+void parallel_for(int begin, int end, const std::function<void(int)>& body);
+
+// Threads used by parallel_for; defaults to the hardware concurrency.
+int worker_count();
+void set_worker_count(int count);  // 0 restores the default
+
+}  // namespace sv

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+// Wall time of each pipeline stage of one frame, in the order the stages ran. The CUDA engine
+// fills the same structure from CUDA events.
+struct StageTiming {
+  std::string stage;
+  double milliseconds = 0.0;
+};
+
+struct StageTimings {
+  std::vector<StageTiming> stages;
+
+  void add(const std::string& stage, double ms) { stages.push_back({stage, ms}); }
+  double total_ms() const {
+    double sum = 0.0;
+    for (const auto& s : stages) sum += s.milliseconds;
+    return sum;
+  }
+};
+
+// Adds the time from construction to destruction to `timings` under `stage`.
+class ScopedStageTimer {
+ public:
+  ScopedStageTimer(StageTimings& timings, std::string stage)
+      : timings_(timings), stage_(std::move(stage)), start_(std::chrono::steady_clock::now()) {}
+  ~ScopedStageTimer() {
+    const auto end = std::chrono::steady_clock::now();
+    timings_.add(stage_, std::chrono::duration<double, std::milli>(end - start_).count());
+  }
+  ScopedStageTimer(const ScopedStageTimer&) = delete;
+  ScopedStageTimer& operator=(const ScopedStageTimer&) = delete;
+
+ private:
+  StageTimings& timings_;
+  std::string stage_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace sv

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+
+#include "src/core/image.h"
+#include "src/core/stage_timings.h"
+#include "src/core/stereo_params.h"
+
+namespace sv {
+
+// What an engine returns for one rectified pair, in the left view.
+struct DisparityResult {
+  ImageF32 disparity;        // px, kInvalidDisparity (+inf) where no match survived
+  ImageI16 disparity_fixed;  // the same in 1/16 px fixed point: the exact, comparable result
+  StageTimings timings;
+};
+
+// The contract shared by the CPU reference engine and the CUDA engine: the same parameters give
+// the same disparities (bit for bit on integer pipelines). compute() validates its inputs and
+// throws InputError for bad parameters or mismatched images, RuntimeError for failures.
+class StereoEngine {
+ public:
+  virtual ~StereoEngine() = default;
+  virtual std::string name() const = 0;
+  virtual DisparityResult compute(const ImageU8& left, const ImageU8& right,
+                                  const StereoParams& params) = 0;
+};
+
+// Checks what every engine requires of an input pair; throws InputError with both sizes.
+void require_matching_pair(const ImageU8& left, const ImageU8& right);
+
+}  // namespace sv

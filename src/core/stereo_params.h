@@ -1,0 +1,72 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sv {
+
+// How pixels are compared. Each value's exact definition lives in the header of its CPU stage:
+// block_matching.h (SAD, SSD, ZNCC) and census_transform.h / census_cost.h (census).
+enum class MatchingCost { Sad, Ssd, Zncc, Census };
+
+// How matching costs are combined before the winner is taken.
+enum class Aggregation { Window, Sgm };
+
+// Census window shapes (width x height). 9x7 packs into 62 bits, 9x9 into 80 bits.
+enum class CensusWindow { W5x5, W7x7, W9x7, W9x9 };
+
+int census_window_width(CensusWindow w);
+int census_window_height(CensusWindow w);
+const char* census_window_name(CensusWindow w);
+
+// Every tunable of the pipeline, with the defaults a user starts from. The valid range of each
+// field is stated beside it and enforced by validate(); param_table.h exposes the fields by name
+// to the CLI, preset files and the viewer.
+struct StereoParams {
+  std::string algorithm = "census-sgm";  // a name from algorithm_registry.h
+
+  // Search range: disparities d in [min_disparity, min_disparity + num_disparities).
+  int min_disparity = 0;     // -256..256
+  int num_disparities = 64;  // 1..256
+
+  // Block matching window (odd, 3..21) and its rejection thresholds.
+  int window = 9;
+  float bm_max_cost = 0.0f;  // SAD/SSD: reject when best cost / window area exceeds it; 0 = off
+  float zncc_min = -1.0f;    // ZNCC: reject when the best correlation is below it; -1 = off
+
+  CensusWindow census = CensusWindow::W9x7;
+
+  // Semi-global matching, in units of the census cost (0..kMaxMatchCost, census_cost.h).
+  int sgm_paths = 8;  // 4 or 8
+  int p1 = 7;         // 0..255, penalty for a 1 px disparity change
+  int p2 = 86;        // p1..255, penalty for larger changes
+  bool adaptive_p2 = false;  // lower P2 across intensity edges (sgm_aggregation.h)
+  int p2_edge_scale = 16;    // 1..255, intensity step at which the adapted P2 is halved
+
+  // Winner-takes-all and post-processing.
+  int uniqueness = 5;  // 0..99: percent by which the best must beat the runner-up
+  bool subpixel = true;
+  bool lr_check = true;
+  int lr_max_diff = 1;      // 0..64 px
+  int median = 3;           // 0 (off), 3 or 5
+  int speckle_size = 0;     // 0 (off)..100000 px: smaller connected regions are invalidated
+  int speckle_range = 1;    // 0..64 px: neighbours closer than this belong to one region
+  bool fill_holes = true;   // fill invalid pixels from the farther valid row neighbour
+
+  // Coarse-to-fine: full range on the coarsest of pyramid_levels 2x2 reductions, then
+  // +-refine_radius around the doubled estimate on each finer level.
+  int pyramid_levels = 0;  // 0..4
+  int refine_radius = 2;   // 1..16
+
+  // Every problem found, each as a complete sentence naming the field and the value;
+  // empty when the parameters are usable.
+  std::vector<std::string> validate() const;
+
+  bool operator==(const StereoParams& other) const;
+  bool operator!=(const StereoParams& other) const { return !(*this == other); }
+};
+
+// Throws InputError carrying every message of validate(), one per line.
+void require_valid(const StereoParams& params);
+
+}  // namespace sv

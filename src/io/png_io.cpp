@@ -1,0 +1,132 @@
+#include "src/io/png_io.h"
+
+#include <filesystem>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "src/core/error.h"
+
+namespace sv {
+
+namespace {
+
+// Decodes `path` with `flags`, turning every failure into an InputError that names the file.
+cv::Mat read_with_opencv(const std::string& path, int flags) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    throw InputError("cannot read image '" + path + "': no such file");
+  }
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw InputError("cannot read image '" + path + "': not a regular file");
+  }
+  cv::Mat mat;
+  try {
+    mat = cv::imread(path, flags);
+  } catch (const cv::Exception& e) {
+    throw InputError("cannot read image '" + path + "': " + e.what());
+  }
+  if (mat.empty()) {
+    throw InputError("cannot read image '" + path +
+                     "': not an image OpenCV can decode (unknown format or damaged file)");
+  }
+  return mat;
+}
+
+Rgb8 from_bgr(const uint8_t* p) { return Rgb8{p[2], p[1], p[0]}; }
+
+// An 8-bit 3- or 4-channel BGR(A) Mat as RGB; alpha is dropped.
+ImageRgb8 bgr_to_rgb_image(const cv::Mat& mat) {
+  ImageRgb8 image(mat.cols, mat.rows);
+  const int channels = mat.channels();
+  for (int y = 0; y < mat.rows; ++y) {
+    const uint8_t* src = mat.ptr<uint8_t>(y);
+    Rgb8* dst = image.row(y);
+    for (int x = 0; x < mat.cols; ++x) dst[x] = from_bgr(src + x * channels);
+  }
+  return image;
+}
+
+void write_with_opencv(const std::string& path, const cv::Mat& mat) {
+  bool written = false;
+  try {
+    written = cv::imwrite(path, mat);
+  } catch (const cv::Exception& e) {
+    throw RuntimeError("cannot write PNG '" + path + "': " + e.what());
+  }
+  if (!written) {
+    throw RuntimeError("cannot write PNG '" + path +
+                       "': OpenCV failed (does the folder exist, is it writable, does the name "
+                       "end in .png?)");
+  }
+}
+
+// Wraps a single-plane image's pixels without copying; imwrite only reads them.
+template <typename T>
+cv::Mat wrap(const Image<T>& image, int type) {
+  return cv::Mat(image.height(), image.width(), type, const_cast<T*>(image.data()));
+}
+
+}  // namespace
+
+ImageRgb8 read_image_rgb(const std::string& path) {
+  // Orientation ignored: a stereo pair must keep the pixel grid it was rectified on.
+  const cv::Mat mat = read_with_opencv(path, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+  return bgr_to_rgb_image(mat);
+}
+
+ImageU8 read_image_gray(const std::string& path) { return to_gray(read_image_rgb(path)); }
+
+ImageU16 read_image_u16(const std::string& path) {
+  const cv::Mat mat = read_with_opencv(path, cv::IMREAD_UNCHANGED);
+  const int depth = mat.depth();
+  const int channels = mat.channels();
+  if (channels == 1 && (depth == CV_8U || depth == CV_16U)) {
+    ImageU16 image(mat.cols, mat.rows);
+    for (int y = 0; y < mat.rows; ++y) {
+      uint16_t* dst = image.row(y);
+      if (depth == CV_8U) {
+        const uint8_t* src = mat.ptr<uint8_t>(y);
+        for (int x = 0; x < mat.cols; ++x) dst[x] = src[x];
+      } else {
+        const uint16_t* src = mat.ptr<uint16_t>(y);
+        for (int x = 0; x < mat.cols; ++x) dst[x] = src[x];
+      }
+    }
+    return image;
+  }
+  if ((channels == 3 || channels == 4) && depth == CV_8U) {
+    // Palette PNGs decode as colour; for gray palettes rgb_to_gray returns the value unchanged.
+    const ImageU8 gray = to_gray(bgr_to_rgb_image(mat));
+    ImageU16 image(gray.width(), gray.height());
+    for (size_t i = 0; i < gray.size(); ++i) image.data()[i] = gray.data()[i];
+    return image;
+  }
+  throw InputError("cannot read image '" + path + "' as 8/16-bit gray: it has " +
+                   std::to_string(channels) + " channels of " +
+                   (depth == CV_16U ? "16" : depth == CV_8U ? "8" : "non-integer") +
+                   "-bit samples");
+}
+
+void write_png(const std::string& path, const ImageU8& image) {
+  write_with_opencv(path, wrap(image, CV_8UC1));
+}
+
+void write_png(const std::string& path, const ImageU16& image) {
+  write_with_opencv(path, wrap(image, CV_16UC1));
+}
+
+void write_png(const std::string& path, const ImageRgb8& image) {
+  cv::Mat bgr(image.height(), image.width(), CV_8UC3);
+  for (int y = 0; y < image.height(); ++y) {
+    const Rgb8* src = image.row(y);
+    uint8_t* dst = bgr.ptr<uint8_t>(y);
+    for (int x = 0; x < image.width(); ++x) {
+      dst[3 * x + 0] = src[x].b;
+      dst[3 * x + 1] = src[x].g;
+      dst[3 * x + 2] = src[x].r;
+    }
+  }
+  write_with_opencv(path, bgr);
+}
+
+}  // namespace sv

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <string>
+
+#include "src/core/image.h"
+
+namespace sv {
+
+// Image files through OpenCV: anything imread decodes (PNG, JPEG, PPM/PGM, BMP, TIFF...).
+// Readers throw InputError naming the file (missing, undecodable, wrong kind); writers throw
+// RuntimeError naming the file.
+
+// Colour as sRGB; gray files are replicated into r, g, b; alpha is dropped; 16-bit files are
+// reduced to 8 bits by OpenCV (value / 256).
+ImageRgb8 read_image_rgb(const std::string& path);
+
+// Gray through sv::to_gray, so a colour file gives exactly the luma the core computes; for a
+// gray file (or a gray palette) the values are unchanged.
+ImageU8 read_image_gray(const std::string& path);
+
+// A single-channel 8- or 16-bit image with its stored values unchanged (disparity ground truth,
+// KITTI's value * 256 PNGs). An 8-bit colour file (e.g. a gray palette PNG) is read through
+// sv::to_gray; a 16-bit colour file is an InputError.
+ImageU16 read_image_u16(const std::string& path);
+
+// PNG writers; the file name should end in .png (OpenCV picks the encoder from it).
+void write_png(const std::string& path, const ImageU8& image);
+void write_png(const std::string& path, const ImageU16& image);
+void write_png(const std::string& path, const ImageRgb8& image);
+
+}  // namespace sv

@@ -1,0 +1,154 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "src/core/disparity.h"
+#include "src/core/image_formats.h"
+#include "src/core/synthetic_scene.h"
+#include "tests/app/process_runner.h"
+
+namespace sv {
+namespace {
+
+using test::make_temp_dir;
+using test::run_stereoview;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(Cli, HelpListsEveryParameterAndExitsZero) {
+  const auto r = run_stereoview({"--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* flag : {"--p1", "--p2", "--window", "--disparities", "--pyramid-levels",
+                           "--census", "--engine", "--preset", "--out", "--frames"}) {
+    EXPECT_TRUE(contains(r.out, flag)) << flag;
+  }
+}
+
+TEST(Cli, ListAlgorithmsNamesTheRegistry) {
+  const auto r = run_stereoview({"--list-algorithms"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.out, "census-sgm"));
+  EXPECT_TRUE(contains(r.out, "bm-sad"));
+}
+
+TEST(Cli, HeadlessSyntheticWritesPfmAndColorImage) {
+  const std::string dir = make_temp_dir("cli_out");
+  const auto r = run_stereoview({"--headless", "--size", "160x120", "--frames", "2",
+                                 "--disparities", "32", "--engine", "cpu", "--out", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "frame 1:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "bad-1 nonocc")) << r.out;
+  const ImageF32 disparity = read_pfm(dir + "/disparity_000001.pfm");
+  ASSERT_EQ(disparity.width(), 160);
+  ASSERT_EQ(disparity.height(), 120);
+  int valid = 0;
+  for (float d : disparity.pixels()) valid += is_valid_disparity(d) && d >= 0 && d < 32;
+  EXPECT_GT(valid, 160 * 120 / 2);
+  std::ifstream png(dir + "/disparity_000001.png");
+  std::ifstream ppm(dir + "/disparity_000001.ppm");
+  EXPECT_TRUE(png.good() || ppm.good());
+}
+
+TEST(Cli, ImagePairFromFiles) {
+  const std::string dir = make_temp_dir("cli_pair");
+  SyntheticSceneConfig config;
+  config.width = 96;
+  config.height = 64;
+  config.max_disparity = 16;
+  const SyntheticFrame frame = SyntheticScene(config).render(0);
+  write_ppm(dir + "/left.ppm", frame.left);
+  write_ppm(dir + "/right.ppm", frame.right);
+  const auto r = run_stereoview({"--headless", "--left", dir + "/left.ppm", "--right",
+                                 dir + "/right.ppm", "--disparities", "16", "--algorithm",
+                                 "bm-sad", "--out", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "algorithm bm-sad"));
+  EXPECT_EQ(read_pfm(dir + "/disparity_000000.pfm").width(), 96);
+}
+
+TEST(Cli, InvalidParameterIsAUsageError) {
+  const auto r = run_stereoview({"--headless", "--window", "4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "window size must be odd and in 3..21, got 4")) << r.err;
+}
+
+TEST(Cli, UnknownOptionAndMissingValueAreUsageErrors) {
+  auto r = run_stereoview({"--bogus"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "unknown option --bogus")) << r.err;
+  r = run_stereoview({"--p1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--p1 needs a value")) << r.err;
+  r = run_stereoview({"--p1", "abc"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "\"abc\" is not an integer")) << r.err;
+  r = run_stereoview({"--left", "a.png"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--left and --right must be given together")) << r.err;
+  r = run_stereoview({"eval"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(Cli, MissingFileIsARuntimeErrorNamingIt) {
+  const auto r = run_stereoview({"--headless", "--left", "/nonexistent/l.png", "--right",
+                                 "/nonexistent/r.png"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "/nonexistent/l.png")) << r.err;
+}
+
+TEST(Cli, MismatchedImageSizesAreReported) {
+  const std::string dir = make_temp_dir("cli_sizes");
+  write_pgm(dir + "/l.pgm", ImageU8(40, 30, 100));
+  write_pgm(dir + "/r.pgm", ImageU8(41, 30, 100));
+  const auto r = run_stereoview({"--headless", "--left", dir + "/l.pgm", "--right",
+                                 dir + "/r.pgm"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "differ in size: 40x30 vs 41x30")) << r.err;
+}
+
+TEST(Cli, PresetIsLoadedAndFlagsOverrideIt) {
+  const std::string dir = make_temp_dir("cli_preset");
+  {
+    std::ofstream preset(dir + "/p.preset");
+    preset << "algorithm = bm-zncc\nwindow = 7\ndisparities = 16\n";
+  }
+  auto r = run_stereoview({"--headless", "--preset", dir + "/p.preset", "--size", "64x48"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "algorithm bm-zncc")) << r.out;
+  r = run_stereoview({"--headless", "--algorithm", "bm-ssd", "--preset", dir + "/p.preset",
+                      "--size", "64x48"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "algorithm bm-ssd")) << r.out;
+
+  {
+    std::ofstream bad(dir + "/bad.preset");
+    bad << "p1 = 3\nwindow = banana\n";
+  }
+  r = run_stereoview({"--headless", "--preset", dir + "/bad.preset"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "bad.preset:2:")) << r.err;
+  r = run_stereoview({"--headless", "--preset", dir + "/none.preset"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "none.preset")) << r.err;
+}
+
+TEST(Cli, OutputIntoAFileIsARuntimeError) {
+  const std::string dir = make_temp_dir("cli_outfile");
+  std::ofstream(dir + "/file") << "x";
+  const auto r = run_stereoview({"--headless", "--size", "64x48", "--out", dir + "/file"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "not a folder")) << r.err;
+}
+
+TEST(Cli, PyramidTooDeepForTheImageIsReported) {
+  const auto r = run_stereoview({"--headless", "--size", "64x48", "--pyramid-levels", "4",
+                                 "--disparities", "64"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "too small for 4 pyramid levels")) << r.err;
+}
+
+}  // namespace
+}  // namespace sv

@@ -1,0 +1,224 @@
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+
+#include "src/core/census_cost.h"
+#include "src/core/census_transform.h"
+#include "src/core/cost_volume.h"
+#include "src/core/error.h"
+
+namespace sv {
+namespace {
+
+int popcount(uint64_t v) {
+  int n = 0;
+  for (; v != 0; v &= v - 1) ++n;
+  return n;
+}
+
+ImageU8 image_from_rows(int width, int height, std::initializer_list<int> values) {
+  ImageU8 image(width, height);
+  int i = 0;
+  for (int v : values) image.data()[i++] = static_cast<uint8_t>(v);
+  return image;
+}
+
+ImageU8 random_image(int width, int height, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> value(0, 255);
+  ImageU8 image(width, height);
+  for (auto& p : image.pixels()) p = static_cast<uint8_t>(value(rng));
+  return image;
+}
+
+// left(x, y) = right(x - shift, y) wherever x - shift is inside; random elsewhere.
+ImageU8 shifted_copy(const ImageU8& right, int shift, unsigned seed) {
+  ImageU8 left = random_image(right.width(), right.height(), seed);
+  for (int y = 0; y < right.height(); ++y)
+    for (int x = shift; x < right.width(); ++x) left.at(x, y) = right.at(x - shift, y);
+  return left;
+}
+
+TEST(CensusTransform, HandComputedPatternOfCentrePixel) {
+  const ImageU8 image = image_from_rows(5, 5, {50,  150, 99,  100, 101,  //
+                                               200, 0,   100, 255, 10,   //
+                                               30,  60,  100, 120, 90,   //
+                                               100, 100, 100, 101, 99,   //
+                                               1,   254, 100, 100, 200});
+  const CensusImage codes = census_transform(image, CensusWindow::W5x5);
+  const CensusCode& c = codes.at(2, 2);
+  // Row-major, centre skipped, bit = neighbour < 100 (equal is 0):
+  // 50 99 | 0 10 | 30 60 . 90 | 99 | 1  ->  bits 0 2 | 6 9 | 10 11 13 | 18 | 19.
+  const uint64_t expected = (1u << 0) | (1u << 2) | (1u << 6) | (1u << 9) | (1u << 10) |
+                            (1u << 11) | (1u << 13) | (1u << 18) | (1u << 19);
+  EXPECT_EQ(expected, 0xC2E45u);
+  EXPECT_EQ(c.bits[0], expected);
+  EXPECT_EQ(c.bits[1], 0u);
+  EXPECT_EQ(c.valid[0], (uint64_t{1} << 24) - 1);  // all 24 neighbours inside
+  EXPECT_EQ(c.valid[1], 0u);
+}
+
+TEST(CensusTransform, CornerPixelHasOnlyInsideNeighboursValid) {
+  const ImageU8 image = random_image(12, 12, 1);
+  const CensusImage c5 = census_transform(image, CensusWindow::W5x5);
+  // Corner (0, 0): dx, dy in 0..2 minus the centre = 8 neighbours, at window bits
+  // 12 13 (centre row), 16 17 18 (row +1), 21 22 23 (row +2).
+  const uint64_t corner = (1u << 12) | (1u << 13) | (7u << 16) | (7u << 21);
+  EXPECT_EQ(c5.at(0, 0).valid[0], corner);
+  EXPECT_EQ(c5.at(0, 0).bits[0] & ~corner, 0u);
+  // Opposite corner: dx, dy in -2..0 -> bits 0 1 2, 5 6 7, 10 11.
+  EXPECT_EQ(c5.at(11, 11).valid[0], uint64_t{(7u << 0) | (7u << 5) | (3u << 10)});
+
+  const CensusImage c97 = census_transform(image, CensusWindow::W9x7);
+  EXPECT_EQ(popcount(c97.at(0, 0).valid[0]), 5 * 4 - 1);
+  EXPECT_EQ(popcount(c97.at(11, 0).valid[0]), 5 * 4 - 1);
+  EXPECT_EQ(popcount(c97.at(5, 0).valid[0]), 9 * 4 - 1);  // top row, full width
+  EXPECT_EQ(c97.at(5, 5).valid[0], (uint64_t{1} << 62) - 1);
+
+  // 9x9: 80 bits spill into the second word.
+  const CensusImage c99 = census_transform(image, CensusWindow::W9x9);
+  EXPECT_EQ(c99.at(5, 5).valid[0], ~uint64_t{0});
+  EXPECT_EQ(c99.at(5, 5).valid[1], 0xFFFFu);
+  EXPECT_EQ(c99.at(5, 5).bits[1] & ~uint64_t{0xFFFF}, 0u);
+  EXPECT_EQ(popcount(c99.at(0, 0).valid[0]) + popcount(c99.at(0, 0).valid[1]), 5 * 5 - 1);
+
+  const CensusImage c77 = census_transform(image, CensusWindow::W7x7);
+  EXPECT_EQ(popcount(c77.at(0, 6).valid[0]), 4 * 7 - 1);  // left column, full height
+}
+
+TEST(CensusTransform, FlatImageHasNoComparisonBits) {
+  const CensusImage codes = census_transform(ImageU8(9, 9, 77), CensusWindow::W7x7);
+  for (const CensusCode& c : codes.pixels()) {
+    EXPECT_EQ(c.bits[0], 0u);
+    EXPECT_EQ(c.bits[1], 0u);
+  }
+}
+
+TEST(CensusTransform, MissingNeighbourClearsItsBits) {
+  ImageU8 image(5, 5, 100);
+  image.at(0, 0) = 0;  // would compare as "less" (bit 0 set) unless missing
+  const CensusCode plain = census_transform(image, CensusWindow::W5x5, -1).at(2, 2);
+  EXPECT_EQ(plain.bits[0], 1u);
+  EXPECT_EQ(plain.valid[0], (uint64_t{1} << 24) - 1);
+
+  const CensusCode masked = census_transform(image, CensusWindow::W5x5, 0).at(2, 2);
+  EXPECT_EQ(masked.bits[0], 0u);
+  EXPECT_EQ(masked.valid[0], (uint64_t{1} << 24) - 2);
+}
+
+TEST(CensusTransform, MissingCentreHasEmptyCodeAndNeverMatches) {
+  const ImageU8 image = random_image(9, 9, 2);
+  ImageU8 holed = image;
+  holed.at(4, 4) = 0;
+  const CensusImage codes = census_transform(holed, CensusWindow::W5x5, 0);
+  EXPECT_EQ(codes.at(4, 4), CensusCode{});
+  const CensusImage other = census_transform(image, CensusWindow::W5x5);
+  for (const CensusCode& c : other.pixels()) EXPECT_EQ(census_cost(codes.at(4, 4), c), kMaxMatchCost);
+  EXPECT_EQ(census_cost(codes.at(4, 4), codes.at(4, 4)), kMaxMatchCost);
+}
+
+TEST(CensusTransform, RejectsBadMissingValue) {
+  EXPECT_THROW(census_transform(ImageU8(4, 4), CensusWindow::W5x5, 256), InputError);
+  EXPECT_THROW(census_transform(ImageU8(4, 4), CensusWindow::W5x5, -2), InputError);
+}
+
+TEST(CensusCost, HandCases) {
+  CensusCode a, b;
+  a.valid[0] = b.valid[0] = (uint64_t{1} << 40) - 1;
+  b.bits[0] = 0b111;
+  EXPECT_EQ(census_cost(a, b), 5);  // 3 of 40 differ: (3*64 + 20) / 40 = 212 / 40 = 5
+  EXPECT_EQ(census_cost(a, a), 0);
+  b.bits[0] = a.valid[0];
+  EXPECT_EQ(census_cost(a, b), 64);  // every valid bit differs
+
+  // Half rounds up: 1 of 128 differs -> 64 / 128 = 0.5 -> 1.
+  CensusCode c, e;
+  c.valid[0] = c.valid[1] = e.valid[0] = e.valid[1] = ~uint64_t{0};
+  e.bits[1] = uint64_t{1} << 63;
+  EXPECT_EQ(census_cost(c, e), 1);
+
+  // Only bits valid in both count: L valid 0..9, R valid 5..14 -> v = 5 (bits 5..9);
+  // differences at bit 0 (L only) and bit 7 (both) -> h = 1: (64 + 2) / 5 = 13.
+  CensusCode l, r;
+  l.valid[0] = 0x3FF;
+  r.valid[0] = 0x7FE0;
+  l.bits[0] = (1u << 0) | (1u << 7);
+  EXPECT_EQ(census_cost(l, r), 13);
+
+  EXPECT_EQ(census_cost(CensusCode{}, CensusCode{}), kMaxMatchCost);  // v == 0
+}
+
+TEST(CensusCostVolume, ShiftedTextureHasItsMinimumAtTheShift) {
+  for (CensusWindow window : {CensusWindow::W5x5, CensusWindow::W9x7, CensusWindow::W9x9}) {
+    const int shift = 5;
+    const ImageU8 right = random_image(41, 19, 3);
+    const ImageU8 left = shifted_copy(right, shift, 4);
+    const SearchRange range(-2, 14);
+    const auto costs = census_cost_volume(census_transform(left, window),
+                                          census_transform(right, window), range);
+    const int rx = census_window_width(window) / 2;
+    const int ry = census_window_height(window) / 2;
+    const int k_true = shift - range.uniform_base();
+    // Interior pixels only (border codes have few valid bits). The true shift always costs 0;
+    // a wrong candidate may tie only by chance (e.g. both centres are their window's minimum),
+    // which must stay rare.
+    int interior = 0, ties = 0;
+    for (int y = ry; y + ry < left.height(); ++y) {
+      for (int x = shift + rx; x + rx < left.width(); ++x) {
+        ASSERT_EQ(costs.at(x, y, k_true), 0) << x << "," << y;
+        ++interior;
+        for (int k = 0; k < range.count(); ++k) {
+          if (k != k_true && costs.at(x, y, k) == 0) {
+            ++ties;
+            break;
+          }
+        }
+      }
+    }
+    EXPECT_GT(interior, 300);
+    EXPECT_LT(ties, interior / 20) << census_window_name(window);
+  }
+}
+
+TEST(CensusCostVolume, OutOfImageCandidatesTakeTheMaximum) {
+  const CensusImage codes = census_transform(ImageU8(6, 3, 9), CensusWindow::W5x5);
+  const auto costs = census_cost_volume(codes, codes, SearchRange(-2, 6));  // d = -2..3
+  for (int y = 0; y < 3; ++y) {
+    for (int x = 0; x < 6; ++x) {
+      for (int k = 0; k < 6; ++k) {
+        const int xr = x - (k - 2);
+        const int expected = (xr < 0 || xr >= 6) ? kMaxMatchCost : 0;  // flat: codes agree
+        EXPECT_EQ(costs.at(x, y, k), expected) << x << "," << y << " d " << k - 2;
+      }
+    }
+  }
+}
+
+TEST(CensusCostVolume, SizeMismatchThrows) {
+  const CensusImage a = census_transform(ImageU8(8, 6), CensusWindow::W5x5);
+  const CensusImage b = census_transform(ImageU8(8, 7), CensusWindow::W5x5);
+  EXPECT_THROW(census_cost_volume(a, b, SearchRange(0, 4)), InputError);
+  EXPECT_THROW(census_cost_volume(a, a, SearchRange(ImageI16(3, 3), 4)), InputError);
+}
+
+TEST(CensusCostVolume, PerPixelRangeMatchesUniformRange) {
+  const ImageU8 right = random_image(37, 23, 5);
+  const ImageU8 left = shifted_copy(right, 3, 6);
+  const CensusImage cl = census_transform(left, CensusWindow::W7x7);
+  const CensusImage cr = census_transform(right, CensusWindow::W7x7);
+  const int low = -3, count = 6;
+  ImageI16 base(37, 23);
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> pick(low, 5);
+  for (auto& b : base.pixels()) b = static_cast<int16_t>(pick(rng));
+  const auto per_pixel = census_cost_volume(cl, cr, SearchRange(base, count));
+  const auto uniform = census_cost_volume(cl, cr, SearchRange(low, 5 - low + count));
+  for (int y = 0; y < 23; ++y)
+    for (int x = 0; x < 37; ++x)
+      for (int k = 0; k < count; ++k)
+        ASSERT_EQ(per_pixel.at(x, y, k), uniform.at(x, y, base.at(x, y) - low + k));
+}
+
+}  // namespace
+}  // namespace sv

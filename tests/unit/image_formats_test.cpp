@@ -1,0 +1,247 @@
+#include "src/core/image_formats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
+#include "src/core/error.h"
+
+namespace sv {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ImageFormatsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() /
+        ("sv_image_formats_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  void write_bytes(const std::string& file, const std::string& bytes) const {
+    std::ofstream out(file, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+
+  std::string read_bytes(const std::string& file) const {
+    std::ifstream in(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+
+  fs::path dir_;
+};
+
+std::string float_bytes_little(float v) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, 4);
+  std::string s(4, '\0');
+  for (int i = 0; i < 4; ++i) s[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+  return s;
+}
+
+std::string float_bytes_big(float v) {
+  std::string s = float_bytes_little(v);
+  return std::string(s.rbegin(), s.rend());
+}
+
+template <typename Fn>
+std::string error_message(Fn fn) {
+  try {
+    fn();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no InputError thrown)";
+}
+
+TEST_F(ImageFormatsTest, PfmRoundTripKeepsEveryBitIncludingInfinity) {
+  ImageF32 image(3, 2);
+  const float values[] = {0.0f,     -1.5f,
+                          63.0625f, std::numeric_limits<float>::infinity(),
+                          1e-30f,   -std::numeric_limits<float>::infinity()};
+  for (int i = 0; i < 6; ++i) image.data()[i] = values[i];
+  write_pfm(path("a.pfm"), image);
+  const ImageF32 back = read_pfm(path("a.pfm"));
+  ASSERT_EQ(back.width(), 3);
+  ASSERT_EQ(back.height(), 2);
+  EXPECT_EQ(back, image);
+  EXPECT_TRUE(std::isinf(back.at(0, 1)) && back.at(0, 1) > 0);
+}
+
+TEST_F(ImageFormatsTest, PfmIsWrittenLittleEndianBottomRowFirst) {
+  ImageF32 image(2, 2);
+  image.at(0, 0) = 1.0f;  // top row
+  image.at(1, 0) = 2.0f;
+  image.at(0, 1) = 3.0f;  // bottom row: first in the file
+  image.at(1, 1) = 4.0f;
+  write_pfm(path("b.pfm"), image);
+  const std::string expected = std::string("Pf\n2 2\n-1\n") + float_bytes_little(3.0f) +
+                               float_bytes_little(4.0f) + float_bytes_little(1.0f) +
+                               float_bytes_little(2.0f);
+  EXPECT_EQ(read_bytes(path("b.pfm")), expected);
+}
+
+TEST_F(ImageFormatsTest, ReadsHandWrittenLittleEndianPfmBottomUp) {
+  write_bytes(path("c.pfm"), std::string("Pf\n2 3\n-1.0\n") + float_bytes_little(5.0f) +
+                                 float_bytes_little(6.0f) + float_bytes_little(3.0f) +
+                                 float_bytes_little(4.0f) + float_bytes_little(1.0f) +
+                                 float_bytes_little(2.0f));
+  const ImageF32 image = read_pfm(path("c.pfm"));
+  ASSERT_EQ(image.width(), 2);
+  ASSERT_EQ(image.height(), 3);
+  EXPECT_EQ(image.at(0, 0), 1.0f);
+  EXPECT_EQ(image.at(1, 0), 2.0f);
+  EXPECT_EQ(image.at(0, 1), 3.0f);
+  EXPECT_EQ(image.at(1, 1), 4.0f);
+  EXPECT_EQ(image.at(0, 2), 5.0f);
+  EXPECT_EQ(image.at(1, 2), 6.0f);
+}
+
+TEST_F(ImageFormatsTest, ReadsBigEndianPfmWithPositiveScale) {
+  // 1.5f = 0x3FC00000 and -2.0f = 0xC0000000 stored most significant byte first.
+  write_bytes(path("d.pfm"), std::string("Pf\n2 1\n1.0\n") + std::string("\x3F\xC0\x00\x00", 4) +
+                                 std::string("\xC0\x00\x00\x00", 4));
+  const ImageF32 image = read_pfm(path("d.pfm"));
+  ASSERT_EQ(image.width(), 2);
+  ASSERT_EQ(image.height(), 1);
+  EXPECT_EQ(image.at(0, 0), 1.5f);
+  EXPECT_EQ(image.at(1, 0), -2.0f);
+  EXPECT_EQ(float_bytes_big(1.5f), std::string("\x3F\xC0\x00\x00", 4));
+}
+
+TEST_F(ImageFormatsTest, ThreeChannelPfmIsReadAsItsFirstChannel) {
+  std::string data = "PF\n2 1\n-1\n";
+  for (float v : {7.0f, 70.0f, 700.0f, 8.0f, 80.0f, 800.0f}) data += float_bytes_little(v);
+  write_bytes(path("e.pfm"), data);
+  const ImageF32 image = read_pfm(path("e.pfm"));
+  ASSERT_EQ(image.width(), 2);
+  EXPECT_EQ(image.at(0, 0), 7.0f);
+  EXPECT_EQ(image.at(1, 0), 8.0f);
+}
+
+TEST_F(ImageFormatsTest, PfmErrorsNameTheProblem) {
+  write_bytes(path("bad.pfm"), "Pg\n1 1\n-1\n" + float_bytes_little(1.0f));
+  EXPECT_NE(error_message([&] { read_pfm(path("bad.pfm")); }).find("bad magic"), std::string::npos);
+  write_bytes(path("short.pfm"), "Pf\n2 2\n-1\n" + float_bytes_little(1.0f));
+  EXPECT_NE(error_message([&] {
+              read_pfm(path("short.pfm"));
+            }).find("truncated pixel data (expected 16 bytes, got 4)"),
+            std::string::npos);
+  write_bytes(path("zero.pfm"), "Pf\n1 1\n0\n" + float_bytes_little(1.0f));
+  EXPECT_NE(error_message([&] { read_pfm(path("zero.pfm")); }).find("scale"), std::string::npos);
+}
+
+TEST_F(ImageFormatsTest, Pgm8RoundTrip) {
+  ImageU8 image(5, 3);
+  for (size_t i = 0; i < image.size(); ++i) image.data()[i] = static_cast<uint8_t>(i * 17);
+  write_pgm(path("a.pgm"), image);
+  EXPECT_EQ(read_bytes(path("a.pgm")).substr(0, 11), "P5\n5 3\n255\n");
+  EXPECT_EQ(read_pgm8(path("a.pgm")), image);
+  // The 16-bit reader keeps 8-bit values unchanged.
+  const ImageU16 wide = read_pgm16(path("a.pgm"));
+  ASSERT_EQ(wide.size(), image.size());
+  for (size_t i = 0; i < image.size(); ++i) EXPECT_EQ(wide.data()[i], image.data()[i]);
+}
+
+TEST_F(ImageFormatsTest, Pgm16RoundTripKeepsValuesAbove255BigEndian) {
+  ImageU16 image(3, 1);
+  image.at(0, 0) = 256;
+  image.at(1, 0) = 1000;
+  image.at(2, 0) = 65535;
+  write_pgm(path("b.pgm"), image);
+  const std::string bytes = read_bytes(path("b.pgm"));
+  EXPECT_EQ(bytes, std::string("P5\n3 1\n65535\n") + std::string("\x01\x00\x03\xE8\xFF\xFF", 6));
+  EXPECT_EQ(read_pgm16(path("b.pgm")), image);
+  // The 8-bit reader keeps the high byte.
+  const ImageU8 narrow = read_pgm8(path("b.pgm"));
+  EXPECT_EQ(narrow.at(0, 0), 1);
+  EXPECT_EQ(narrow.at(1, 0), 3);
+  EXPECT_EQ(narrow.at(2, 0), 255);
+}
+
+TEST_F(ImageFormatsTest, PgmHeaderCommentsAreSkipped) {
+  write_bytes(path("c.pgm"), "P5\n# made by hand\n3 # width\n  2\n# maxval next\n255\n" +
+                                 std::string("\x01\x02\x03\x0A\x0B\x0C", 6));
+  const ImageU8 image = read_pgm8(path("c.pgm"));
+  ASSERT_EQ(image.width(), 3);
+  ASSERT_EQ(image.height(), 2);
+  EXPECT_EQ(image.at(0, 0), 1);
+  EXPECT_EQ(image.at(2, 0), 3);
+  EXPECT_EQ(image.at(0, 1), 10);
+  EXPECT_EQ(image.at(2, 1), 12);
+}
+
+TEST_F(ImageFormatsTest, PpmRoundTripAndGrayReplication) {
+  ImageRgb8 image(2, 2);
+  image.at(0, 0) = Rgb8{255, 0, 0};
+  image.at(1, 0) = Rgb8{0, 255, 0};
+  image.at(0, 1) = Rgb8{0, 0, 255};
+  image.at(1, 1) = Rgb8{1, 2, 3};
+  write_ppm(path("a.ppm"), image);
+  EXPECT_EQ(read_bytes(path("a.ppm")).substr(0, 11), "P6\n2 2\n255\n");
+  EXPECT_EQ(read_ppm(path("a.ppm")), image);
+
+  write_bytes(path("g.pgm"), "P5 2 1 255\n" + std::string("\x07\xC8", 2));
+  const ImageRgb8 gray = read_ppm(path("g.pgm"));
+  EXPECT_EQ(gray.at(0, 0), (Rgb8{7, 7, 7}));
+  EXPECT_EQ(gray.at(1, 0), (Rgb8{200, 200, 200}));
+}
+
+TEST_F(ImageFormatsTest, TruncatedPixelDataReportsByteCounts) {
+  write_bytes(path("t.pgm"), "P5\n50 40\n255\n" + std::string(10, 'x'));
+  const std::string message = error_message([&] { read_pgm8(path("t.pgm")); });
+  EXPECT_NE(message.find(path("t.pgm") + ": truncated pixel data (expected 2000 bytes, got 10)"),
+            std::string::npos)
+      << message;
+  // 16-bit samples need twice the bytes.
+  write_bytes(path("t16.pgm"), "P5\n2 2\n1000\n" + std::string(6, 'x'));
+  EXPECT_NE(error_message([&] { read_pgm16(path("t16.pgm")); }).find("(expected 8 bytes, got 6)"),
+            std::string::npos);
+}
+
+TEST_F(ImageFormatsTest, MissingFileAndBadHeadersAreInputErrors) {
+  const std::string missing = path("nope.pgm");
+  const std::string message = error_message([&] { read_pgm8(missing); });
+  EXPECT_NE(message.find(missing), std::string::npos) << message;
+  EXPECT_THROW(read_pfm(missing), InputError);
+  EXPECT_THROW(read_ppm(missing), InputError);
+
+  write_bytes(path("ascii.pgm"), "P2\n1 1\n255\n7\n");
+  EXPECT_NE(error_message([&] { read_pgm8(path("ascii.pgm")); }).find("bad magic 'P2'"),
+            std::string::npos);
+  write_bytes(path("colour.ppm"), "P6\n1 1\n255\nabc");
+  EXPECT_NE(error_message([&] { read_pgm8(path("colour.ppm")); }).find("bad magic 'P6'"),
+            std::string::npos);
+  write_bytes(path("width.pgm"), "P5\nabc 1\n255\nx");
+  EXPECT_NE(error_message([&] { read_pgm8(path("width.pgm")); }).find("width"), std::string::npos);
+  write_bytes(path("maxval.pgm"), "P5\n1 1\n0\nx");
+  EXPECT_NE(error_message([&] { read_pgm8(path("maxval.pgm")); }).find("maxval"),
+            std::string::npos);
+  write_bytes(path("header.pgm"), "P5\n4");
+  EXPECT_NE(error_message([&] { read_pgm8(path("header.pgm")); }).find("truncated header"),
+            std::string::npos);
+}
+
+TEST_F(ImageFormatsTest, WritingIntoAMissingDirectoryIsARuntimeError) {
+  const std::string target = path("no_such_dir/out");
+  EXPECT_THROW(write_pfm(target + ".pfm", ImageF32(2, 2)), RuntimeError);
+  EXPECT_THROW(write_pgm(target + ".pgm", ImageU8(2, 2)), RuntimeError);
+  EXPECT_THROW(write_pgm(target + ".pgm", ImageU16(2, 2)), RuntimeError);
+  EXPECT_THROW(write_ppm(target + ".ppm", ImageRgb8(2, 2)), RuntimeError);
+}
+
+}  // namespace
+}  // namespace sv
