@@ -65,7 +65,8 @@ std::string usage_text() {
          "  --frames N                frames to process (default 1)\n"
          "  --out DIR                 write each disparity as PFM and a colorized PNG into DIR\n"
          "  --colormap NAME           turbo, jet, inferno or gray (default turbo)\n"
-         "  --preset FILE             load parameters (key = value lines); flags override it\n\n"
+         "  --preset FILE             load parameters (key = value lines); flags override it\n"
+         "  --save-preset FILE        write the effective parameters as a preset and exit\n\n"
          "Evaluation:\n"
          "  --dataset DIR             Middlebury 2001/2003/2014 or KITTI folder, or a folder of them\n"
          "  --json                    print the results as JSON\n\n"
@@ -146,6 +147,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       options.colormap = args.value_for(flag, inline_value);
     } else if (flag == "--preset") {
       preset_path = args.value_for(flag, inline_value);
+    } else if (flag == "--save-preset") {
+      options.save_preset_path = args.value_for(flag, inline_value);
+      options.command = CliCommand::SavePreset;
     } else if (flag == "--dataset") {
       options.dataset_dir = args.value_for(flag, inline_value);
     } else if (flag == "--json") {

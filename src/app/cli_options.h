@@ -14,7 +14,7 @@ class UsageError : public InputError {
   using InputError::InputError;
 };
 
-enum class CliCommand { Run, Eval, Help, Version, ListAlgorithms };
+enum class CliCommand { Run, Eval, Help, Version, ListAlgorithms, SavePreset };
 
 struct CliOptions {
   CliCommand command = CliCommand::Run;
@@ -36,6 +36,8 @@ struct CliOptions {
   // Parameters: defaults, then --preset, then every --<param> flag, in that order of precedence.
   StereoParams params;
   bool disparities_given = false;  // --disparities was on the command line or in the preset
+
+  std::string save_preset_path;  // --save-preset: write the effective parameters and exit
 
   // eval
   std::string dataset_dir;

@@ -5,6 +5,7 @@
 #include "src/app/headless_runner.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
+#include "src/core/param_table.h"
 #ifdef STEREOVIEW_HAS_OPENCV
 #include "src/app/eval_runner.h"
 #endif
@@ -24,6 +25,10 @@ int run(const sv::CliOptions& options) {
       return 0;
     case sv::CliCommand::ListAlgorithms:
       for (const auto& a : sv::algorithm_registry()) std::cout << a.name << "  " << a.summary << "\n";
+      return 0;
+    case sv::CliCommand::SavePreset:
+      sv::save_preset_file(options.save_preset_path, options.params);
+      std::cout << "parameters written to " << options.save_preset_path << "\n";
       return 0;
     case sv::CliCommand::Eval:
 #ifdef STEREOVIEW_HAS_OPENCV

@@ -9,8 +9,8 @@ namespace sv {
 
 struct SgmSettings {
   int paths = 8;  // 4 (horizontal and vertical) or 8 (plus diagonals)
-  int p1 = 7;     // 0..255, penalty for a 1 px disparity change along a path
-  int p2 = 86;    // 0..255, penalty for larger changes
+  int p1 = 12;    // 0..255, penalty for a 1 px disparity change along a path
+  int p2 = 40;    // 0..255, penalty for larger changes
   bool adaptive_p2 = false;  // P2' = max(P1, P2 * s / (s + |I(p) - I(p - r)|)), integer division
   int p2_edge_scale = 16;    // s >= 1: the intensity step that halves P2
 };

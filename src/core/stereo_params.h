@@ -38,13 +38,13 @@ struct StereoParams {
 
   // Semi-global matching, in units of the census cost (0..kMaxMatchCost, census_cost.h).
   int sgm_paths = 8;  // 4 or 8
-  int p1 = 7;         // 0..255, penalty for a 1 px disparity change
-  int p2 = 86;        // p1..255, penalty for larger changes
+  int p1 = 12;        // 0..255, penalty for a 1 px disparity change
+  int p2 = 40;        // p1..255, penalty for larger changes
   bool adaptive_p2 = false;  // lower P2 across intensity edges (sgm_aggregation.h)
   int p2_edge_scale = 16;    // 1..255, intensity step at which the adapted P2 is halved
 
   // Winner-takes-all and post-processing.
-  int uniqueness = 5;  // 0..99: percent by which the best must beat the runner-up
+  int uniqueness = 10;  // 0..99: percent by which the best must beat the runner-up
   bool subpixel = true;
   bool lr_check = true;
   int lr_max_diff = 1;      // 0..64 px

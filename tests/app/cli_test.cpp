@@ -5,6 +5,7 @@
 
 #include "src/core/disparity.h"
 #include "src/core/image_formats.h"
+#include "src/core/param_table.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/app/process_runner.h"
 
@@ -133,6 +134,26 @@ TEST(Cli, PresetIsLoadedAndFlagsOverrideIt) {
   r = run_stereoview({"--headless", "--preset", dir + "/none.preset"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "none.preset")) << r.err;
+}
+
+TEST(Cli, SavePresetWritesWhatTheFlagsSet) {
+  const std::string dir = make_temp_dir("cli_save");
+  const auto r = run_stereoview({"--p2", "77", "--algorithm", "bm-sad", "--save-preset",
+                                 dir + "/saved.preset"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const StereoParams saved = load_preset_file(dir + "/saved.preset");
+  StereoParams expected;
+  expected.p2 = 77;
+  expected.algorithm = "bm-sad";
+  EXPECT_EQ(saved, expected);
+}
+
+// The presets shipped in assets/ must load; default.preset must stay equal to the defaults.
+TEST(Cli, ShippedPresetsLoad) {
+  EXPECT_EQ(load_preset_file(STEREOVIEW_SOURCE_DIR "/assets/presets/default.preset"), StereoParams{});
+  const StereoParams fast = load_preset_file(STEREOVIEW_SOURCE_DIR "/assets/presets/fast.preset");
+  EXPECT_TRUE(fast.validate().empty());
+  EXPECT_EQ(fast.pyramid_levels, 2);
 }
 
 TEST(Cli, OutputIntoAFileIsARuntimeError) {
