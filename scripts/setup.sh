@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config python3
   libgtest-dev libgmock-dev
   libopencv-dev
-  libglfw3-dev libgl-dev libegl-dev python3-glad libimgui-dev
+  libglfw3-dev libgl-dev libegl-dev python3-glad libimgui-dev libstb-dev
   libuvc-dev
   xvfb xauth
 )
