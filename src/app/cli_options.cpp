@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "src/core/algorithm_registry.h"
@@ -23,6 +24,23 @@ int parse_count(const std::string& flag, const std::string& value, int lo, int h
                      std::to_string(hi) + ", got \"" + value + "\"");
   }
   return static_cast<int>(v);
+}
+
+std::pair<int, int> parse_size(const std::string& flag, const std::string& v) {
+  const auto x = v.find('x');
+  if (x == std::string::npos) throw UsageError(flag + " expects WxH, e.g. 640x480, got \"" + v + "\"");
+  return {parse_count(flag + " width", v.substr(0, x), 16, 8192),
+          parse_count(flag + " height", v.substr(x + 1), 16, 8192)};
+}
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> items;
+  std::istringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (!item.empty()) items.push_back(item);
+  }
+  if (items.empty()) throw UsageError("expected a comma-separated list, got \"" + list + "\"");
+  return items;
 }
 
 // Walks argv, handing out flag values ("--key value" or "--key=value").
@@ -53,6 +71,8 @@ std::string usage_text() {
          "Usage:\n"
          "  stereoview [--headless] [source] [--algorithm NAME] [parameters] [--out DIR]\n"
          "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json]\n"
+         "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
+         "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
          "  stereoview --list-algorithms | --help | --version\n\n"
          "Source (default: the built-in synthetic scene):\n"
          "  --source synthetic        procedurally rendered scene with ground truth\n"
@@ -94,6 +114,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   if (!args.done() && args.peek() == "eval") {
     args.next();
     options.command = CliCommand::Eval;
+  } else if (!args.done() && args.peek() == "bench") {
+    args.next();
+    options.command = CliCommand::Bench;
   }
 
   while (!args.done()) {
@@ -127,11 +150,7 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     } else if (flag == "--right") {
       options.right_path = args.value_for(flag, inline_value);
     } else if (flag == "--size") {
-      const std::string v = args.value_for(flag, inline_value);
-      const auto x = v.find('x');
-      if (x == std::string::npos) throw UsageError("--size expects WxH, e.g. 640x480, got \"" + v + "\"");
-      options.width = parse_count("--size width", v.substr(0, x), 16, 8192);
-      options.height = parse_count("--size height", v.substr(x + 1), 16, 8192);
+      std::tie(options.width, options.height) = parse_size(flag, args.value_for(flag, inline_value));
     } else if (flag == "--seed") {
       options.seed = static_cast<unsigned>(parse_count(flag, args.value_for(flag, inline_value), 0, 2000000000));
     } else if (flag == "--engine") {
@@ -147,6 +166,29 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       options.colormap = args.value_for(flag, inline_value);
     } else if (flag == "--preset") {
       preset_path = args.value_for(flag, inline_value);
+    } else if (flag == "--sizes") {
+      options.bench.sizes.clear();
+      for (const auto& item : split_list(args.value_for(flag, inline_value))) {
+        options.bench.sizes.push_back(parse_size(flag, item));
+      }
+    } else if (flag == "--disparity-counts") {
+      options.bench.disparity_counts.clear();
+      for (const auto& item : split_list(args.value_for(flag, inline_value))) {
+        options.bench.disparity_counts.push_back(parse_count(flag, item, 1, 256));
+      }
+    } else if (flag == "--algorithms") {
+      options.bench.algorithms.clear();
+      for (const auto& item : split_list(args.value_for(flag, inline_value))) {
+        if (!find_algorithm(item)) {
+          throw UsageError("--algorithms: unknown algorithm \"" + item + "\" (known: " +
+                           algorithm_names() + ")");
+        }
+        options.bench.algorithms.push_back(item);
+      }
+    } else if (flag == "--runs") {
+      options.bench.runs = parse_count(flag, args.value_for(flag, inline_value), 1, 100000);
+    } else if (flag == "--warmup") {
+      options.bench.warmup = parse_count(flag, args.value_for(flag, inline_value), 0, 100000);
     } else if (flag == "--save-preset") {
       options.save_preset_path = args.value_for(flag, inline_value);
       options.command = CliCommand::SavePreset;
@@ -191,6 +233,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   if (options.command == CliCommand::Eval && options.dataset_dir.empty()) {
     throw UsageError("eval needs --dataset DIR");
   }
+  options.bench.engine = options.engine;
+  options.bench.params = options.params;
+  options.bench.json = options.json;
   const auto problems = options.params.validate();
   if (!problems.empty()) {
     std::string message = "invalid parameters:";

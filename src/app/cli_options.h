@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "src/app/bench_command.h"
 #include "src/core/error.h"
 #include "src/core/stereo_params.h"
 
@@ -14,7 +15,7 @@ class UsageError : public InputError {
   using InputError::InputError;
 };
 
-enum class CliCommand { Run, Eval, Help, Version, ListAlgorithms, SavePreset };
+enum class CliCommand { Run, Eval, Bench, Help, Version, ListAlgorithms, SavePreset };
 
 struct CliOptions {
   CliCommand command = CliCommand::Run;
@@ -38,6 +39,9 @@ struct CliOptions {
   bool disparities_given = false;  // --disparities was on the command line or in the preset
 
   std::string save_preset_path;  // --save-preset: write the effective parameters and exit
+
+  // bench: its lists, counts and engine; its params are `params` above.
+  BenchOptions bench;
 
   // eval
   std::string dataset_dir;

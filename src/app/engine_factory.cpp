@@ -3,31 +3,72 @@
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
 #ifdef STEREOVIEW_HAS_CUDA
+#include "cuda/cuda_engine.h"
 #include "cuda/device_info.h"
 #endif
 
 namespace sv {
 namespace {
 
-// Why the CUDA engine cannot run here, in a few words.
-std::string cuda_unavailable_reason() {
 #ifdef STEREOVIEW_HAS_CUDA
-  const cuda::DeviceInfo device = cuda::query_device();
-  if (!device.available) return device.reason;
-  return "CUDA device " + device.name + " found, but the CUDA engine is not implemented yet";
-#else
-  return "this build has no CUDA support (nvcc was not found at configure time)";
+// Runs the CUDA engine and, on its first failure (a CUDA error, not bad input), says so once and
+// goes on with the CPU engine for this and every later frame.
+class FallbackEngine : public StereoEngine {
+ public:
+  FallbackEngine(std::unique_ptr<StereoEngine> primary, std::ostream& notices)
+      : primary_(std::move(primary)), notices_(notices) {}
+
+  std::string name() const override { return primary_ ? primary_->name() : fallback_.name(); }
+
+  DisparityResult compute(const ImageU8& left, const ImageU8& right,
+                          const StereoParams& params) override {
+    if (primary_) {
+      try {
+        return primary_->compute(left, right, params);
+      } catch (const InputError&) {
+        throw;
+      } catch (const RuntimeError& e) {
+        notices_ << "note: the CUDA engine failed (" << e.what()
+                 << "); continuing with the CPU engine\n";
+        primary_.reset();
+      }
+    }
+    return fallback_.compute(left, right, params);
+  }
+
+ private:
+  std::unique_ptr<StereoEngine> primary_;
+  CpuEngine fallback_;
+  std::ostream& notices_;
+};
 #endif
-}
 
 }  // namespace
 
 std::unique_ptr<StereoEngine> make_engine(const std::string& kind, std::ostream& notices) {
   if (kind == "cpu") return std::make_unique<CpuEngine>();
-  const std::string why = cuda_unavailable_reason();
+#ifdef STEREOVIEW_HAS_CUDA
+  const cuda::DeviceInfo device = cuda::query_device();
+  if (kind == "cuda") {
+    if (!device.available) throw RuntimeError("--engine cuda: " + device.reason + "; use --engine cpu");
+    return std::make_unique<cuda::CudaEngine>();
+  }
+  if (!device.available) {
+    notices << "note: " << device.reason << "; using the CPU engine\n";
+    return std::make_unique<CpuEngine>();
+  }
+  try {
+    return std::make_unique<FallbackEngine>(std::make_unique<cuda::CudaEngine>(), notices);
+  } catch (const RuntimeError& e) {
+    notices << "note: cannot start the CUDA engine (" << e.what() << "); using the CPU engine\n";
+    return std::make_unique<CpuEngine>();
+  }
+#else
+  const std::string why = "this build has no CUDA support (nvcc was not found at configure time)";
   if (kind == "cuda") throw RuntimeError("--engine cuda: " + why + "; use --engine cpu");
   notices << "note: " << why << "; using the CPU engine\n";
   return std::make_unique<CpuEngine>();
+#endif
 }
 
 }  // namespace sv

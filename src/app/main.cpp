@@ -30,6 +30,8 @@ int run(const sv::CliOptions& options) {
       sv::save_preset_file(options.save_preset_path, options.params);
       std::cout << "parameters written to " << options.save_preset_path << "\n";
       return 0;
+    case sv::CliCommand::Bench:
+      return sv::run_bench_command(options.bench, std::cout, std::cerr);
     case sv::CliCommand::Eval:
 #ifdef STEREOVIEW_HAS_OPENCV
       return sv::run_eval(options, std::cout, std::cerr);

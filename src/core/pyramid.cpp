@@ -45,11 +45,15 @@ SearchRange coarse_search_range(int min_disparity, int num_disparities, int leve
   return SearchRange(b.lo, b.hi - b.lo + 1);
 }
 
+int refined_search_count(int radius, int min_disparity, int num_disparities, int level) {
+  const LevelBounds b = level_bounds(min_disparity, num_disparities, level);
+  return std::min(2 * radius + 1, b.hi - b.lo + 1);
+}
+
 SearchRange refine_search_range(const ImageI16& coarse_fixed, int width, int height, int radius,
                                 int min_disparity, int num_disparities, int level) {
   const LevelBounds b = level_bounds(min_disparity, num_disparities, level);
-  const int span = b.hi - b.lo + 1;
-  const int count = std::min(2 * radius + 1, span);
+  const int count = refined_search_count(radius, min_disparity, num_disparities, level);
   const int centre = (b.lo + b.hi) / 2;
 
   // Fill invalid coarse estimates from the nearest valid one on the same row, so every pixel

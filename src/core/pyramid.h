@@ -26,6 +26,10 @@ SearchRange coarse_search_range(int min_disparity, int num_disparities, int leve
 // (fixed point, 1/16 px): base = round(2 * coarse(x/2, y/2)) - radius, count = 2 * radius + 1,
 // clamped so the window stays inside the full-resolution range scaled to this level. Invalid
 // coarse pixels take the nearest valid estimate on their row (or the range centre if none).
+// Candidates per pixel on a refined level: 2 * radius + 1, or fewer when the level's whole range
+// is narrower.
+int refined_search_count(int radius, int min_disparity, int num_disparities, int level);
+
 SearchRange refine_search_range(const ImageI16& coarse_fixed, int width, int height, int radius,
                                 int min_disparity, int num_disparities, int level);
 

@@ -156,6 +156,25 @@ TEST(Cli, ShippedPresetsLoad) {
   EXPECT_EQ(fast.pyramid_levels, 2);
 }
 
+TEST(Cli, BenchReportsEveryRowAsJson) {
+  const auto r = run_stereoview({"bench", "--sizes", "64x48,80x60", "--disparity-counts", "16,32",
+                                 "--algorithms", "census-sgm,bm-sad", "--runs", "3",
+                                 "--warmup", "1", "--engine", "cpu", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t rows = 0;
+  for (size_t at = r.out.find("\"algorithm\""); at != std::string::npos;
+       at = r.out.find("\"algorithm\"", at + 1)) {
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2u * 2u * 2u) << r.out;
+  for (const char* key : {"\"device_ms\"", "\"gde_per_s\"", "\"fps\"", "\"sgm\"", "\"census\""}) {
+    EXPECT_TRUE(contains(r.out, key)) << key;
+  }
+  const auto bad = run_stereoview({"bench", "--sizes", "64by48"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "--sizes expects WxH")) << bad.err;
+}
+
 TEST(Cli, OutputIntoAFileIsARuntimeError) {
   const std::string dir = make_temp_dir("cli_outfile");
   std::ofstream(dir + "/file") << "x";

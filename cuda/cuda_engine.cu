@@ -1,0 +1,359 @@
+#include "cuda/cuda_engine.h"
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
+#include "cuda/stage_events.h"
+#include "cuda/stages.h"
+#include "src/core/algorithm_registry.h"
+#include "src/core/disparity.h"
+#include "src/core/error.h"
+#include "src/core/pyramid.h"
+
+namespace sv::cuda {
+namespace {
+
+constexpr int kMinLevelSize = 8;  // as the CPU engine
+
+struct LevelSize {
+  int width, height;
+};
+
+
+// The pipeline's one stream, created on device 0 and destroyed with the engine.
+class CudaStream {
+ public:
+  CudaStream() {
+    SV_CUDA_CHECK(cudaSetDevice(0));
+    SV_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// Image sizes of every pyramid level; throws InputError when the coarsest is too small.
+std::vector<LevelSize> pyramid_sizes(int width, int height, int levels) {
+  std::vector<LevelSize> sizes{{width, height}};
+  for (int i = 0; i < levels; ++i) {
+    sizes.push_back({(sizes.back().width + 1) / 2, (sizes.back().height + 1) / 2});
+  }
+  if (sizes.back().width < kMinLevelSize || sizes.back().height < kMinLevelSize) {
+    throw InputError("image " + std::to_string(width) + "x" + std::to_string(height) +
+                     " is too small for " + std::to_string(levels) +
+                     " pyramid levels (the coarsest level would be " +
+                     std::to_string(sizes.back().width) + "x" + std::to_string(sizes.back().height) +
+                     ", at least 8x8 is needed)");
+  }
+  return sizes;
+}
+
+}  // namespace
+
+// One frame in flight: its own input images (level 0), pinned staging for the upload and the
+// result, its stage events, and the events that order the two streams. Two slots let the upload
+// of frame n + 1 run on the upload stream while frame n computes.
+struct FrameSlot {
+  explicit FrameSlot(cudaStream_t compute) : events(compute) {
+    for (cudaEvent_t* e : {&uploaded, &consumed, &finished}) {
+      SV_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+    }
+  }
+  ~FrameSlot() {
+    for (cudaEvent_t e : {uploaded, consumed, finished}) cudaEventDestroy(e);
+  }
+  FrameSlot(const FrameSlot&) = delete;
+  FrameSlot& operator=(const FrameSlot&) = delete;
+
+  DeviceBuffer<uint8_t> left, right;
+  PinnedBuffer<uint8_t> staging;  // left then right
+  PinnedBuffer<int16_t> result;
+  StageEvents events;
+  cudaEvent_t uploaded = nullptr;  // on the upload stream: the images are on the device
+  cudaEvent_t consumed = nullptr;  // on the compute stream: the images are no longer read
+  cudaEvent_t finished = nullptr;  // on the compute stream: the result is in `result`
+  bool in_flight = false;
+  int width = 0, height = 0;
+};
+
+struct CudaEngine::Impl {
+  CudaStream owned_stream, owned_upload_stream;
+  cudaStream_t stream = owned_stream.get();
+  cudaStream_t upload_stream = owned_upload_stream.get();
+  FrameSlot slots[2] = {FrameSlot(stream), FrameSlot(stream)};
+  int next_slot = 0;    // where the next submit goes
+  int oldest_slot = 0;  // what the next collect returns
+  StageEvents* events = nullptr;  // the stage events of the frame being recorded
+
+  // Per pyramid level: the two images (level 0 points into the frame's slot) and the per-pixel
+  // range base of the finer levels.
+  std::vector<DeviceBuffer<uint8_t>> left_levels, right_levels;
+  std::vector<DeviceBuffer<int16_t>> range_base;
+  DeviceBuffer<CensusCode> census_left, census_right;
+  DeviceBuffer<uint8_t> costs_u8;
+  DeviceBuffer<uint16_t> costs_u16;
+  DeviceBuffer<uint32_t> costs_u32;
+  DeviceBuffer<float> costs_f32;
+  DeviceBuffer<int16_t> disparity, disparity_scratch, right_disparity;
+  DeviceBuffer<int32_t> labels, counts;  // speckle removal scratch
+  const uint8_t* level0_left = nullptr;
+  const uint8_t* level0_right = nullptr;
+
+  const uint8_t* left_image(int level) const { return level == 0 ? level0_left : left_levels[level].data(); }
+  const uint8_t* right_image(int level) const { return level == 0 ? level0_right : right_levels[level].data(); }
+
+  void run_pipeline(const StereoParams& params, int width, int height);
+
+  // Matches one level into `disparity`; mirrors LevelMatcher in src/core/cpu_engine.cpp.
+  void match_level(const AlgorithmInfo& algorithm, const StereoParams& params, int level,
+                   LevelSize size, DeviceSearchRange range, bool final_level) {
+    const std::string prefix = level > 0 ? "L" + std::to_string(level) + " " : "";
+    const uint8_t* left = left_image(level);
+    const uint8_t* right = right_image(level);
+    const size_t pixels = static_cast<size_t>(size.width) * size.height;
+    const size_t volume = pixels * range.count;
+    constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+
+    WtaSettings wta;
+    wta.uniqueness = final_level ? params.uniqueness : 0;
+    wta.subpixel = params.subpixel || !final_level;
+    wta.max_cost = kNoLimit;
+    const double window_limit =
+        params.bm_max_cost > 0.0f
+            ? static_cast<double>(params.bm_max_cost) * params.window * params.window
+            : kNoLimit;
+
+    auto select = [&](auto* costs) {
+      {
+        ScopedStage s(*events, prefix + "wta");
+        winner_takes_all(costs, size.width, size.height, range, wta, disparity.data(), stream);
+      }
+      if (final_level && params.lr_check) {
+        ScopedStage s(*events, prefix + "lr-check");
+        right_view_disparity(costs, size.width, size.height, range, right_disparity.data(), stream);
+        lr_check(disparity.data(), right_disparity.data(), size.width, size.height,
+                 params.lr_max_diff, stream);
+      }
+    };
+
+    switch (algorithm.cost) {
+      case MatchingCost::Census: {
+        census_left.reserve(pixels);
+        census_right.reserve(pixels);
+        costs_u8.reserve(volume);
+        {
+          ScopedStage s(*events, prefix + "census");
+          census_transform(left, size.width, size.height, params.census, -1, census_left.data(), stream);
+          census_transform(right, size.width, size.height, params.census, -1, census_right.data(), stream);
+        }
+        {
+          ScopedStage s(*events, prefix + "cost");
+          census_cost_volume(census_left.data(), census_right.data(), size.width, size.height,
+                             range, costs_u8.data(), stream);
+        }
+        if (algorithm.aggregation != Aggregation::Sgm) {
+          select(static_cast<const uint8_t*>(costs_u8.data()));
+          return;
+        }
+        SgmSettings sgm;
+        sgm.paths = params.sgm_paths;
+        sgm.p1 = params.p1;
+        sgm.p2 = params.p2;
+        sgm.adaptive_p2 = params.adaptive_p2;
+        sgm.p2_edge_scale = params.p2_edge_scale;
+        costs_u16.reserve(volume);
+        {
+          ScopedStage s(*events, prefix + "sgm");
+          sgm_aggregate(costs_u8.data(), left, size.width, size.height, range, sgm,
+                        costs_u16.data(), stream);
+        }
+        select(static_cast<const uint16_t*>(costs_u16.data()));
+        return;
+      }
+      case MatchingCost::Sad:
+      case MatchingCost::Ssd: {
+        costs_u32.reserve(volume);
+        {
+          ScopedStage s(*events, prefix + "cost");
+          if (algorithm.cost == MatchingCost::Sad) {
+            sad_cost_volume(left, right, size.width, size.height, params.window, range, costs_u32.data(), stream);
+          } else {
+            ssd_cost_volume(left, right, size.width, size.height, params.window, range, costs_u32.data(), stream);
+          }
+        }
+        wta.max_cost = algorithm.cost == MatchingCost::Sad ? window_limit : window_limit * 255.0;
+        select(static_cast<const uint32_t*>(costs_u32.data()));
+        return;
+      }
+      case MatchingCost::Zncc: {
+        costs_f32.reserve(volume);
+        {
+          ScopedStage s(*events, prefix + "cost");
+          zncc_cost_volume(left, right, size.width, size.height, params.window, range, costs_f32.data(), stream);
+        }
+        wta.max_cost = params.zncc_min > -1.0f ? 1.0 - params.zncc_min : kNoLimit;
+        select(static_cast<const float*>(costs_f32.data()));
+        return;
+      }
+    }
+    throw RuntimeError("unhandled matching cost of algorithm " + algorithm.name);
+  }
+};
+
+CudaEngine::CudaEngine() : impl_(std::make_unique<Impl>()) {}
+
+CudaEngine::~CudaEngine() {
+  // Let queued work finish before the buffers it uses are freed.
+  if (impl_) cudaStreamSynchronize(impl_->stream);
+}
+
+DisparityResult CudaEngine::compute(const ImageU8& left, const ImageU8& right,
+                                    const StereoParams& params) {
+  submit(left, right, params);
+  return collect();
+}
+
+int CudaEngine::frames_in_flight() const {
+  return impl_->slots[0].in_flight + impl_->slots[1].in_flight;
+}
+
+void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoParams& params) {
+  require_valid(params);
+  require_matching_pair(left, right);
+  pyramid_sizes(left.width(), left.height(), params.pyramid_levels);  // reject before queueing
+  Impl& d = *impl_;
+  FrameSlot& slot = d.slots[d.next_slot];
+  if (slot.in_flight) throw RuntimeError("CudaEngine: two frames are in flight; collect() one first");
+
+  const int width = left.width();
+  const int height = left.height();
+  const size_t pixels = static_cast<size_t>(width) * height;
+  slot.left.reserve(pixels);
+  slot.right.reserve(pixels);
+  slot.staging.reserve(2 * pixels);
+  slot.result.reserve(pixels);
+
+  // The staging buffer is free once this slot's previous upload has completed.
+  SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
+  std::memcpy(slot.staging.data(), left.data(), pixels);
+  std::memcpy(slot.staging.data() + pixels, right.data(), pixels);
+
+  slot.events.begin_frame();
+  SV_CUDA_CHECK(cudaStreamWaitEvent(d.upload_stream, slot.consumed, 0));
+  slot.events.begin("upload", d.upload_stream);
+  SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), pixels,
+                                cudaMemcpyHostToDevice, d.upload_stream));
+  SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + pixels, pixels,
+                                cudaMemcpyHostToDevice, d.upload_stream));
+  slot.events.end(d.upload_stream);
+  SV_CUDA_CHECK(cudaEventRecord(slot.uploaded, d.upload_stream));
+
+  SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, slot.uploaded, 0));
+  d.events = &slot.events;
+  d.level0_left = slot.left.data();
+  d.level0_right = slot.right.data();
+  d.run_pipeline(params, width, height);
+  SV_CUDA_CHECK(cudaEventRecord(slot.consumed, d.stream));
+  {
+    ScopedStage s(slot.events, "download");
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.result.data(), d.disparity.data(), pixels * sizeof(int16_t),
+                                  cudaMemcpyDeviceToHost, d.stream));
+  }
+  SV_CUDA_CHECK(cudaEventRecord(slot.finished, d.stream));
+  slot.width = width;
+  slot.height = height;
+  slot.in_flight = true;
+  d.next_slot ^= 1;
+}
+
+DisparityResult CudaEngine::collect() {
+  Impl& d = *impl_;
+  FrameSlot& slot = d.slots[d.oldest_slot];
+  if (!slot.in_flight) throw RuntimeError("CudaEngine: collect() without a submitted frame");
+  SV_CUDA_CHECK(cudaEventSynchronize(slot.finished));
+  slot.in_flight = false;
+  d.oldest_slot ^= 1;
+
+  DisparityResult result;
+  result.timings = slot.events.collect();
+  result.disparity_fixed = ImageI16(slot.width, slot.height);
+  std::memcpy(result.disparity_fixed.data(), slot.result.data(),
+              result.disparity_fixed.size() * sizeof(int16_t));
+  result.disparity = fixed_to_float_disparity(result.disparity_fixed);
+  return result;
+}
+
+// Everything between the upload and the download, on the compute stream; the result is left in
+// `disparity`. Mirrors CpuEngine::compute stage for stage.
+void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int height) {
+  const AlgorithmInfo& algorithm = *find_algorithm(params.algorithm);
+  const int levels = params.pyramid_levels;
+  const std::vector<LevelSize> sizes = pyramid_sizes(width, height, levels);
+
+  // Grow-only buffers: steady-state frames of one size allocate nothing.
+  left_levels.resize(levels + 1);
+  right_levels.resize(levels + 1);
+  range_base.resize(levels + 1);
+  const size_t full_pixels = static_cast<size_t>(width) * height;
+  for (int i = 1; i <= levels; ++i) {
+    const size_t n = static_cast<size_t>(sizes[i].width) * sizes[i].height;
+    left_levels[i].reserve(n);
+    right_levels[i].reserve(n);
+  }
+  for (int i = 0; i < levels; ++i) range_base[i].reserve(static_cast<size_t>(sizes[i].width) * sizes[i].height);
+  disparity.reserve(full_pixels);
+  disparity_scratch.reserve(full_pixels);
+  right_disparity.reserve(full_pixels);
+
+  if (levels > 0) {
+    ScopedStage s(*events, "pyramid");
+    for (int i = 1; i <= levels; ++i) {
+      downsample_2x2(left_image(i - 1), sizes[i - 1].width, sizes[i - 1].height,
+                     left_levels[i].data(), stream);
+      downsample_2x2(right_image(i - 1), sizes[i - 1].width, sizes[i - 1].height,
+                     right_levels[i].data(), stream);
+    }
+  }
+
+  const SearchRange coarse = coarse_search_range(params.min_disparity, params.num_disparities, levels);
+  DeviceSearchRange range{coarse.uniform_base(), nullptr, coarse.count()};
+  for (int level = levels; level >= 0; --level) {
+    match_level(algorithm, params, level, sizes[level], range, level == 0);
+    if (level > 0) {
+      const LevelSize finer = sizes[level - 1];
+      refine_search_range(disparity.data(), sizes[level].width, sizes[level].height, finer.width,
+                          finer.height, params.refine_radius, params.min_disparity,
+                          params.num_disparities, level - 1, range_base[level - 1].data(), stream);
+      range = DeviceSearchRange{0, range_base[level - 1].data(),
+                                refined_search_count(params.refine_radius, params.min_disparity,
+                                                     params.num_disparities, level - 1)};
+    }
+  }
+
+  if (params.median > 1) {
+    ScopedStage s(*events, "median");
+    median_filter(disparity.data(), disparity_scratch.data(), width, height, params.median, stream);
+    std::swap(disparity, disparity_scratch);
+  }
+  if (params.speckle_size > 0) {
+    ScopedStage s(*events, "speckle");
+    labels.reserve(full_pixels);
+    counts.reserve(full_pixels);
+    remove_speckles(disparity.data(), width, height, params.speckle_size, params.speckle_range,
+                    labels.data(), counts.data(), stream);
+  }
+  if (params.fill_holes) {
+    ScopedStage s(*events, "fill");
+    fill_holes(disparity.data(), width, height, stream);
+  }
+}
+
+}  // namespace sv::cuda

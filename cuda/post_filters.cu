@@ -1,0 +1,194 @@
+// Disparity post-filters on the GPU: LR check, median of valid values, hole filling. The exact
+// definitions are those of src/core/lr_check.cpp, median_filter.cpp and hole_filling.cpp; all
+// integer, reproduced bit for bit.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda/cuda_check.h"
+#include "cuda/stages.h"
+#include "src/core/disparity.h"
+#include "src/core/error.h"
+
+namespace sv::cuda {
+namespace {
+
+constexpr int kWarp = 32;
+constexpr int kPixelThreads = 256;
+constexpr int kFillRowsPerBlock = 4;  // one warp per row
+
+__device__ __forceinline__ bool is_valid(int16_t d) { return d != kInvalidFixedDisparity; }
+
+// floor(value / 16) for any sign, as the CPU spells it.
+__device__ __forceinline__ int floor_div16(int value) {
+  return value >= 0 ? value / kDisparityScale
+                    : -((-value + kDisparityScale - 1) / kDisparityScale);
+}
+
+// One thread per left pixel, in place; memory bound.
+__global__ void __launch_bounds__(kPixelThreads)
+    lr_check_kernel(int16_t* __restrict__ left, const int16_t* __restrict__ right, int width,
+                    int height, int tolerance) {
+  const size_t pixel = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (pixel >= static_cast<size_t>(width) * height) return;
+  const int dl = left[pixel];
+  if (!is_valid(static_cast<int16_t>(dl))) return;
+  const int x = static_cast<int>(pixel % width);
+  const int xr = x - floor_div16(dl + kDisparityScale / 2);
+  bool consistent = xr >= 0 && xr < width;
+  if (consistent) {
+    const int16_t dr = right[pixel - x + xr];
+    const int diff = dl - dr;
+    consistent = is_valid(dr) && (diff < 0 ? -diff : diff) <= tolerance;
+  }
+  if (!consistent) left[pixel] = kInvalidFixedDisparity;
+}
+
+// One thread per pixel; the window's valid values are insertion-sorted in registers, so the
+// element at n / 2 is the CPU's nth_element result. Compute bound (tiny windows, L1-cached reads).
+template <int kSize>
+__global__ void __launch_bounds__(kPixelThreads)
+    median_filter_kernel(const int16_t* __restrict__ in, int16_t* __restrict__ out, int width,
+                         int height) {
+  constexpr int kRadius = kSize / 2;
+  const size_t pixel = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (pixel >= static_cast<size_t>(width) * height) return;
+  const int x = static_cast<int>(pixel % width);
+  const int y = static_cast<int>(pixel / width);
+  if (!is_valid(in[pixel])) {
+    out[pixel] = kInvalidFixedDisparity;
+    return;
+  }
+  int16_t values[kSize * kSize];
+  int n = 0;
+#pragma unroll
+  for (int j = -kRadius; j <= kRadius; ++j) {
+#pragma unroll
+    for (int i = -kRadius; i <= kRadius; ++i) {
+      const int wx = x + i, wy = y + j;
+      if (wx < 0 || wx >= width || wy < 0 || wy >= height) continue;
+      const int16_t v = __ldg(in + static_cast<size_t>(wy) * width + wx);
+      if (!is_valid(v)) continue;
+      int p = n++;
+      for (; p > 0 && values[p - 1] > v; --p) values[p] = values[p - 1];
+      values[p] = v;
+    }
+  }
+  out[pixel] = values[n / 2];
+}
+
+// Index of the nearest valid pixel at or before each lane's column (`before`), or at or after
+// it, from one ballot of a 32-column chunk; `carry` is the answer from the neighbouring chunks
+// (-1 for none).
+__device__ __forceinline__ int nearest_valid_before(unsigned valid, int lane, int chunk_x,
+                                                    int carry) {
+  const unsigned upto = valid & (0xffffffffu >> (kWarp - 1 - lane));
+  return upto ? chunk_x + kWarp - 1 - __clz(upto) : carry;
+}
+__device__ __forceinline__ int nearest_valid_after(unsigned valid, int lane, int chunk_x,
+                                                   int carry) {
+  const unsigned from = valid & (0xffffffffu << lane);
+  return from ? chunk_x + __ffs(from) - 1 : carry;
+}
+
+// One warp per row, two ballot scans (right to left, then left to right) over 32-column chunks;
+// latency bound on the sequential chunks. The row is staged in shared memory so the output can
+// be written in place while the scans still read the input row.
+__global__ void __launch_bounds__(kWarp* kFillRowsPerBlock)
+    fill_holes_kernel(int16_t* disparity, int width, int height) {
+  extern __shared__ int16_t staged[];  // kFillRowsPerBlock rows of: input, right neighbour
+  const int lane = threadIdx.x % kWarp;
+  const int warp = threadIdx.x / kWarp;
+  const int y = blockIdx.x * kFillRowsPerBlock + warp;
+  if (y >= height) return;
+  int16_t* row = disparity + static_cast<size_t>(y) * width;
+  int16_t* input = staged + static_cast<size_t>(warp) * 2 * width;
+  int16_t* next_valid = input + width;  // nearest valid value at or after x (input row)
+  for (int x = lane; x < width; x += kWarp) input[x] = row[x];
+  __syncwarp();
+
+  const int chunks = (width + kWarp - 1) / kWarp;
+  int carry = -1;
+  for (int chunk = chunks - 1; chunk >= 0; --chunk) {
+    const int x = chunk * kWarp + lane;
+    const bool valid = x < width && is_valid(input[x]);
+    const unsigned mask = __ballot_sync(0xffffffffu, valid);
+    const int index = nearest_valid_after(mask, lane, chunk * kWarp, carry);
+    if (x < width) next_valid[x] = index >= 0 ? input[index] : kInvalidFixedDisparity;
+    if (mask) carry = chunk * kWarp + __ffs(mask) - 1;
+  }
+  __syncwarp();
+  carry = -1;
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int x = chunk * kWarp + lane;
+    const bool valid = x < width && is_valid(input[x]);
+    const unsigned mask = __ballot_sync(0xffffffffu, valid);
+    const int index = nearest_valid_before(mask, lane, chunk * kWarp, carry);
+    if (x < width && !valid) {
+      // The pixel itself is invalid, so "at or before" is strictly before (and likewise after).
+      const int16_t l = index >= 0 ? input[index] : kInvalidFixedDisparity;
+      const int16_t r = next_valid[x];
+      row[x] = is_valid(l) && is_valid(r) ? (l < r ? l : r) : (is_valid(l) ? l : r);
+    }
+    if (mask) carry = chunk * kWarp + kWarp - 1 - __clz(mask);
+  }
+}
+
+unsigned pixel_blocks(int width, int height) {
+  return static_cast<unsigned>((static_cast<size_t>(width) * height + kPixelThreads - 1) /
+                               kPixelThreads);
+}
+
+}  // namespace
+
+void lr_check(int16_t* left_fixed, const int16_t* right_fixed, int width, int height, int max_diff,
+              cudaStream_t stream) {
+  if (max_diff < 0) {
+    throw InputError("LR check: max_diff must not be negative, got " + std::to_string(max_diff) +
+                     ".");
+  }
+  if (width <= 0 || height <= 0) return;
+  lr_check_kernel<<<pixel_blocks(width, height), kPixelThreads, 0, stream>>>(
+      left_fixed, right_fixed, width, height, max_diff * kDisparityScale);
+  SV_CUDA_CHECK_LAUNCH();
+}
+
+void median_filter(const int16_t* in, int16_t* out, int width, int height, int size,
+                   cudaStream_t stream) {
+  if (size != 0 && size != 1 && size != 3 && size != 5) {
+    throw InputError("Median filter size must be 0, 1, 3 or 5, got " + std::to_string(size) + ".");
+  }
+  if (width <= 0 || height <= 0) return;
+  if (size <= 1) {
+    if (in != out) {
+      SV_CUDA_CHECK(cudaMemcpyAsync(out, in, sizeof(int16_t) * width * height,
+                                    cudaMemcpyDeviceToDevice, stream));
+    }
+    return;
+  }
+  if (size == 3) {
+    median_filter_kernel<3><<<pixel_blocks(width, height), kPixelThreads, 0, stream>>>(
+        in, out, width, height);
+  } else {
+    median_filter_kernel<5><<<pixel_blocks(width, height), kPixelThreads, 0, stream>>>(
+        in, out, width, height);
+  }
+  SV_CUDA_CHECK_LAUNCH();
+}
+
+void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t stream) {
+  if (width <= 0 || height <= 0) return;
+  const size_t shared = sizeof(int16_t) * 2 * static_cast<size_t>(width) * kFillRowsPerBlock;
+  if (shared > 48 * 1024) {
+    SV_CUDA_CHECK(cudaFuncSetAttribute(fill_holes_kernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared)));
+  }
+  const unsigned blocks = static_cast<unsigned>((height + kFillRowsPerBlock - 1) / kFillRowsPerBlock);
+  fill_holes_kernel<<<blocks, kWarp * kFillRowsPerBlock, shared, stream>>>(disparity_fixed, width,
+                                                                           height);
+  SV_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace sv::cuda

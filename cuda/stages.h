@@ -1,0 +1,82 @@
+#pragma once
+
+// Host launchers of the CUDA stages, one family per .cu file. Each takes device pointers,
+// sizes and the pipeline's stream, launches asynchronously and checks the launch; none
+// synchronizes. Every stage reproduces its CPU reference in src/core (same name) bit for bit,
+// except where a tolerance is stated. Images are dense (row stride = width) like sv::Image.
+// Search ranges: `per_pixel_base` null means every pixel starts at `uniform_base`; otherwise
+// per_pixel_base[y * width + x] is that pixel's first disparity (the pyramid's refinement).
+// Cost volumes are laid out [y][x][k] like sv::CostVolume.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "src/core/census_transform.h"
+#include "src/core/colorize.h"
+#include "src/core/sgm_aggregation.h"
+#include "src/core/stereo_params.h"
+#include "src/core/winner_takes_all.h"
+
+namespace sv::cuda {
+
+struct DeviceSearchRange {
+  int uniform_base = 0;
+  const int16_t* per_pixel_base = nullptr;  // device pointer or null
+  int count = 0;
+};
+
+// census.cu — census_transform.cpp
+void census_transform(const uint8_t* image, int width, int height, CensusWindow window,
+                      int missing_value, CensusCode* out, cudaStream_t stream);
+
+// census_cost.cu — census_cost.cpp
+void census_cost_volume(const CensusCode* left, const CensusCode* right, int width, int height,
+                        DeviceSearchRange range, uint8_t* costs, cudaStream_t stream);
+
+// sgm_aggregation.cu — sgm_aggregation.cpp. `guide` is the left image (adaptive P2).
+void sgm_aggregate(const uint8_t* costs, const uint8_t* guide, int width, int height,
+                   DeviceSearchRange range, const SgmSettings& settings, uint16_t* aggregated,
+                   cudaStream_t stream);
+
+// block_matching.cu — block_matching.cpp
+void sad_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
+                     DeviceSearchRange range, uint32_t* costs, cudaStream_t stream);
+void ssd_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
+                     DeviceSearchRange range, uint32_t* costs, cudaStream_t stream);
+void zncc_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
+                      DeviceSearchRange range, float* costs, cudaStream_t stream);
+
+// winner_takes_all.cu — winner_takes_all.cpp (T: uint8_t, uint16_t, uint32_t, float)
+template <typename T>
+void winner_takes_all(const T* costs, int width, int height, DeviceSearchRange range,
+                      const WtaSettings& settings, int16_t* disparity_fixed, cudaStream_t stream);
+template <typename T>
+void right_view_disparity(const T* costs, int width, int height, DeviceSearchRange range,
+                          int16_t* right_fixed, cudaStream_t stream);
+
+// post_filters.cu — lr_check.cpp, median_filter.cpp, hole_filling.cpp
+void lr_check(int16_t* left_fixed, const int16_t* right_fixed, int width, int height, int max_diff,
+              cudaStream_t stream);
+void median_filter(const int16_t* in, int16_t* out, int width, int height, int size,
+                   cudaStream_t stream);
+void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t stream);
+
+// speckle_filter.cu — speckle_filter.cpp. `labels` and `counts` are scratch of width * height
+// int32 each.
+void remove_speckles(int16_t* disparity_fixed, int width, int height, int max_region_size,
+                     int max_difference, int32_t* labels, int32_t* counts, cudaStream_t stream);
+
+// colorize.cu — colorize.cpp: RGBA8 (alpha 255) from fixed-point disparities; `inverse_range`
+// from sv::colorize_inverse_range(min, max).
+void colorize_disparity(const int16_t* disparity_fixed, int width, int height, float min_value,
+                        float inverse_range, Colormap map, Rgb8 invalid_color, uchar4* rgba,
+                        cudaStream_t stream);
+
+// pyramid.cu — pyramid.cpp
+void downsample_2x2(const uint8_t* in, int width, int height, uint8_t* out, cudaStream_t stream);
+void refine_search_range(const int16_t* coarse_fixed, int coarse_width, int coarse_height,
+                         int width, int height, int radius, int min_disparity,
+                         int num_disparities, int level, int16_t* base, cudaStream_t stream);
+
+}  // namespace sv::cuda

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# On the GPU machine (CUDA toolkit, CMake, ninja; no OpenCV/GLFW): builds the core and the CUDA
+# engine, runs the GPU tests, runs them again under compute-sanitizer (memcheck, racecheck), runs
+# the benchmark, and prints a short summary table last. GoogleTest comes from $GTEST_DIR (a
+# Debian libgtest-dev unpacked there) when the machine has none.
+# Usage: scripts/gpu_check.sh [output dir]    (logs and bench JSON are written there)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-gpu-check}
+mkdir -p "$out"
+build=${STEREOVIEW_GPU_BUILD_DIR:-build-gpu}
+gtest_args=()
+[ -n "${GTEST_DIR:-}" ] && gtest_args=(-DGTest_DIR="$GTEST_DIR")
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-90} \
+  "${gtest_args[@]}" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+ninja -C "$build" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
+
+# The sanitizers slow kernels down by two orders of magnitude: they run the cases up to 641x479
+# (the full-HD and 256-disparity cases run without them). Override with SANITIZER_FILTER.
+sanitizer_filter=${SANITIZER_FILTER:-"-*FullHd*:*1920*:Pipelines/CudaEqualsCpu.SameFixedPointDisparities/4:Pipelines/CudaEqualsCpu.SameFixedPointDisparities/6"}
+status=()
+for t in "$build"/tests/gpu/gpu_*; do
+  [ -f "$t" ] && [ -x "$t" ] || continue
+  name=$(basename "$t")
+  timeout 300 "$t" >"$out/$name.log" 2>&1; rc=$?
+  status+=("$name tests: $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/$name.log" | tr '\n' ' ') (rc $rc)")
+  for tool in ${SANITIZER_TOOLS:-memcheck racecheck}; do
+    timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$t" --gtest_filter="$sanitizer_filter" \
+      >"$out/$name.$tool.log" 2>&1; rc=$?
+    status+=("$name $tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$name.$tool.log" | tail -1) (rc $rc)")
+  done
+done
+
+"$build/src/app/stereoview" bench --engine cuda --algorithms census-sgm \
+  --sizes ${BENCH_SIZES:-640x480,1280x720,1920x1080,3840x2160} --disparity-counts 64,128,256 \
+  --runs ${BENCH_RUNS:-50} --warmup 5 | tee "$out/bench_sgm.txt"
+"$build/src/app/stereoview" bench --engine cuda --algorithms bm-sad,bm-ssd,bm-zncc --window 9 \
+  --sizes 640x480,1920x1080 --disparity-counts 64,128 --runs ${BENCH_RUNS:-50} --warmup 5 \
+  | tee "$out/bench_bm.txt"
+
+echo
+echo "== summary: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+printf '%s\n' "${status[@]}"
+grep -E "^census-sgm +(640x480 +128|1920x1080 +128|1920x1080 +256) " "$out/bench_sgm.txt"
+grep -E "^bm-sad +1920x1080 +128 " "$out/bench_bm.txt"

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "src/core/stereo_params.h"
+
+namespace sv {
+
+struct BenchOptions {
+  std::vector<std::string> algorithms{"census-sgm"};
+  std::vector<std::pair<int, int>> sizes{{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
+  std::vector<int> disparity_counts{64, 128, 256};
+  int warmup = 5;
+  int runs = 50;
+  std::string engine = "auto";
+  StereoParams params;  // every other parameter (paths, subpixel, LR check, ...)
+  bool json = false;
+};
+
+// `stereoview bench`: every algorithm x size x disparity count on the synthetic scene; after
+// `warmup` frames, `runs` timed frames; prints the median and the 10th-90th percentile spread of
+// each stage and of the device-to-device total (upload and download excluded), frames per
+// second and GDE/s (width x height x disparities / time, in 1e9 per second). Returns the exit code.
+int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace sv
