@@ -17,6 +17,18 @@
 namespace sv::cuda {
 namespace {
 
+// Minimum over the warp: the redux instruction where the GPU has it (sm_80+), shuffles before.
+__device__ __forceinline__ int warp_min(int value) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(0xffffffffu, value);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) {
+    value = min(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  }
+  return value;
+#endif
+}
+
 constexpr int kWarpSize = 32;
 constexpr int kWarpsPerBlock = 4;
 // Steps loaded ahead of the one being computed: hides global-memory latency along the path.
@@ -159,7 +171,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
           out[k] = static_cast<uint16_t>(a.accumulate ? sum_ahead[u][j] + l : l);
         }
       }
-      prev_min = __reduce_min_sync(0xffffffffu, local_min);
+      prev_min = warp_min(local_min);
       __syncwarp();  // cur complete before it is read; prev fully read before it is rewritten
       parity ^= 1;
       prev_base = base;

@@ -20,9 +20,6 @@
 namespace sv {
 namespace {
 
-// The smallest image a pyramid level may shrink to: below it windows see mostly border.
-constexpr int kMinLevelSize = 8;
-
 // Matches one pyramid level. Coarse levels only feed the predictor, so they skip the
 // rejection steps (LR check, uniqueness, speckles) whose holes the predictor would have to fill.
 class LevelMatcher {
@@ -74,12 +71,7 @@ class LevelMatcher {
     const CensusImage census_right = timed("census", [&] { return census_transform(right, params_.census); });
     const auto costs = timed("cost", [&] { return census_cost_volume(census_left, census_right, range); });
     if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
-    SgmSettings sgm;
-    sgm.paths = params_.sgm_paths;
-    sgm.p1 = params_.p1;
-    sgm.p2 = params_.p2;
-    sgm.adaptive_p2 = params_.adaptive_p2;
-    sgm.p2_edge_scale = params_.p2_edge_scale;
+    const SgmSettings sgm = sgm_settings(params_);
     const auto aggregated = timed("sgm", [&] { return sgm_aggregate(costs, left, sgm); });
     return select(aggregated, kNoLimit);
   }
@@ -105,18 +97,6 @@ class LevelMatcher {
   StageTimings& timings_;
 };
 
-void require_pyramid_fits(int width, int height, int levels) {
-  const int coarse_w = (width + (1 << levels) - 1) >> levels;
-  const int coarse_h = (height + (1 << levels) - 1) >> levels;
-  if (coarse_w < kMinLevelSize || coarse_h < kMinLevelSize) {
-    throw InputError("image " + std::to_string(width) + "x" + std::to_string(height) +
-                     " is too small for " + std::to_string(levels) +
-                     " pyramid levels (the coarsest level would be " + std::to_string(coarse_w) +
-                     "x" + std::to_string(coarse_h) + ", at least " +
-                     std::to_string(kMinLevelSize) + "x" + std::to_string(kMinLevelSize) +
-                     " is needed)");
-  }
-}
 
 }  // namespace
 
@@ -135,7 +115,7 @@ DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
   require_matching_pair(left, right);
   const AlgorithmInfo& algorithm = *find_algorithm(params.algorithm);
   const int levels = params.pyramid_levels;
-  require_pyramid_fits(left.width(), left.height(), levels);
+  pyramid_level_sizes(left.width(), left.height(), levels);  // throws when too small
 
   DisparityResult result;
   std::vector<ImageU8> left_pyramid, right_pyramid;

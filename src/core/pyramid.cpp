@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "src/core/disparity.h"
+#include "src/core/error.h"
+
+#include <string>
 
 namespace sv {
 namespace {
@@ -21,6 +24,23 @@ LevelBounds level_bounds(int min_disparity, int num_disparities, int level) {
 }
 
 }  // namespace
+
+std::vector<std::pair<int, int>> pyramid_level_sizes(int width, int height, int levels) {
+  std::vector<std::pair<int, int>> sizes{{width, height}};
+  for (int i = 0; i < levels; ++i) {
+    sizes.emplace_back((sizes.back().first + 1) / 2, (sizes.back().second + 1) / 2);
+  }
+  const auto [coarse_w, coarse_h] = sizes.back();
+  if (coarse_w < kMinPyramidLevelSize || coarse_h < kMinPyramidLevelSize) {
+    throw InputError("image " + std::to_string(width) + "x" + std::to_string(height) +
+                     " is too small for " + std::to_string(levels) +
+                     " pyramid levels (the coarsest level would be " + std::to_string(coarse_w) +
+                     "x" + std::to_string(coarse_h) + ", at least " +
+                     std::to_string(kMinPyramidLevelSize) + "x" +
+                     std::to_string(kMinPyramidLevelSize) + " is needed)");
+  }
+  return sizes;
+}
 
 ImageU8 downsample_2x2(const ImageU8& image) {
   ImageU8 out((image.width() + 1) / 2, (image.height() + 1) / 2);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "src/core/cost_volume.h"
@@ -14,6 +15,13 @@ namespace sv {
 // One 2x2 averaging reduction, rounded half up: out(x, y) = (a + b + c + d + 2) / 4 over the
 // source block at (2x, 2y). Odd sizes round up; the missing row/column replicates the border.
 ImageU8 downsample_2x2(const ImageU8& image);
+
+// The smallest image a pyramid level may shrink to: below it windows see mostly border.
+constexpr int kMinPyramidLevelSize = 8;
+
+// Width and height of every level (level 0 first); throws InputError, with both sizes, when the
+// coarsest level would be smaller than kMinPyramidLevelSize.
+std::vector<std::pair<int, int>> pyramid_level_sizes(int width, int height, int levels);
 
 // levels[0] is `image`, levels[i] the i-th reduction.
 std::vector<ImageU8> build_pyramid(const ImageU8& image, int levels);

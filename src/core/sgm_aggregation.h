@@ -4,6 +4,7 @@
 
 #include "src/core/cost_volume.h"
 #include "src/core/image.h"
+#include "src/core/stereo_params.h"
 
 namespace sv {
 
@@ -14,6 +15,17 @@ struct SgmSettings {
   bool adaptive_p2 = false;  // P2' = max(P1, P2 * s / (s + |I(p) - I(p - r)|)), integer division
   int p2_edge_scale = 16;    // s >= 1: the intensity step that halves P2
 };
+
+// The SGM fields of the pipeline's parameters.
+inline SgmSettings sgm_settings(const StereoParams& params) {
+  SgmSettings sgm;
+  sgm.paths = params.sgm_paths;
+  sgm.p1 = params.p1;
+  sgm.p2 = params.p2;
+  sgm.adaptive_p2 = params.adaptive_p2;
+  sgm.p2_edge_scale = params.p2_edge_scale;
+  return sgm;
+}
 
 // Semi-global aggregation (Hirschmueller; Banz eq. 4): the sum over paths of the path costs
 // L_r, each normalized by subtracting the previous pixel's minimum.
