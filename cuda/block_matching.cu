@@ -138,7 +138,7 @@ __device__ void window_stats(const uint32_t* sum, const uint32_t* sum_sq, int co
 template <int R, Metric M, typename Out>
 __global__ void __launch_bounds__(kMaxChunk)
     uniform_cost_kernel(const uint8_t* __restrict__ left, const uint8_t* __restrict__ right,
-                        int width, int height, int min_disparity, int count,
+                        int width, int height, int min_disparity, int count, int stride,
                         Out* __restrict__ costs) {
   constexpr int kColumns = kTileWidth + 2 * R;
   extern __shared__ __align__(16) unsigned char shared[];
@@ -249,9 +249,10 @@ __global__ void __launch_bounds__(kMaxChunk)
                                      win_bb[p + shift], sum)
                          : kZnccOutsideCost;
         } else {
-          value = inside ? sum : kBlockMatchingOutsideCost;
+          // 16-bit volumes (SAD up to 15x15) store the outside cost as 0xFFFF, their maximum.
+          value = inside ? static_cast<Out>(sum) : static_cast<Out>(kBlockMatchingOutsideCost);
         }
-        costs[(static_cast<size_t>(y) * width + x) * count + k] = value;
+        costs[(static_cast<size_t>(y) * width + x) * stride + k] = value;
       }
     }
     if constexpr (M == Metric::kZncc) __syncthreads();  // statistics are rewritten next row
@@ -278,7 +279,7 @@ __global__ void __launch_bounds__(kDirectThreads)
     if constexpr (M == Metric::kZncc) {
       costs[index] = kZnccOutsideCost;
     } else {
-      costs[index] = kBlockMatchingOutsideCost;
+      costs[index] = static_cast<Out>(kBlockMatchingOutsideCost);
     }
     return;
   }
@@ -302,13 +303,13 @@ __global__ void __launch_bounds__(kDirectThreads)
   if constexpr (M == Metric::kZncc) {
     costs[index] = zncc_cost(static_cast<int64_t>(2 * R + 1) * (2 * R + 1), sa, saa, sb, sbb, sum);
   } else {
-    costs[index] = sum;
+    costs[index] = static_cast<Out>(sum);
   }
 }
 
 template <int R, Metric M, typename Out>
 void launch_costs(const uint8_t* left, const uint8_t* right, int width, int height,
-                  DeviceSearchRange range, Out* costs, cudaStream_t stream) {
+                  DeviceSearchRange range, int stride, Out* costs, cudaStream_t stream) {
   if (range.per_pixel_base) {
     const size_t total = static_cast<size_t>(width) * height * range.count;
     const unsigned blocks = static_cast<unsigned>((total + kDirectThreads - 1) / kDirectThreads);
@@ -328,14 +329,14 @@ void launch_costs(const uint8_t* left, const uint8_t* right, int width, int heig
                                        static_cast<int>(shared)));
   }
   kernel<<<grid, chunk, shared, stream>>>(left, right, width, height, range.uniform_base,
-                                          range.count, costs);
+                                          range.count, stride, costs);
   SV_CUDA_CHECK_LAUNCH();
 }
 
 // The single run-time -> compile-time dispatch: window 3..21 (odd) to radius 1..10.
 template <Metric M, typename Out>
 void dispatch_costs(const char* what, const uint8_t* left, const uint8_t* right, int width,
-                    int height, int window, DeviceSearchRange range, Out* costs,
+                    int height, int window, DeviceSearchRange range, int stride, Out* costs,
                     cudaStream_t stream) {
   if (window < 3 || window > 21 || window % 2 == 0) {
     throw InputError(std::string(what) + ": window must be odd and in 3..21, got " +
@@ -347,16 +348,16 @@ void dispatch_costs(const char* what, const uint8_t* left, const uint8_t* right,
   }
   if (width <= 0 || height <= 0 || range.count == 0) return;
   switch (window / 2) {
-    case 1: return launch_costs<1, M>(left, right, width, height, range, costs, stream);
-    case 2: return launch_costs<2, M>(left, right, width, height, range, costs, stream);
-    case 3: return launch_costs<3, M>(left, right, width, height, range, costs, stream);
-    case 4: return launch_costs<4, M>(left, right, width, height, range, costs, stream);
-    case 5: return launch_costs<5, M>(left, right, width, height, range, costs, stream);
-    case 6: return launch_costs<6, M>(left, right, width, height, range, costs, stream);
-    case 7: return launch_costs<7, M>(left, right, width, height, range, costs, stream);
-    case 8: return launch_costs<8, M>(left, right, width, height, range, costs, stream);
-    case 9: return launch_costs<9, M>(left, right, width, height, range, costs, stream);
-    default: return launch_costs<10, M>(left, right, width, height, range, costs, stream);
+    case 1: return launch_costs<1, M>(left, right, width, height, range, stride, costs, stream);
+    case 2: return launch_costs<2, M>(left, right, width, height, range, stride, costs, stream);
+    case 3: return launch_costs<3, M>(left, right, width, height, range, stride, costs, stream);
+    case 4: return launch_costs<4, M>(left, right, width, height, range, stride, costs, stream);
+    case 5: return launch_costs<5, M>(left, right, width, height, range, stride, costs, stream);
+    case 6: return launch_costs<6, M>(left, right, width, height, range, stride, costs, stream);
+    case 7: return launch_costs<7, M>(left, right, width, height, range, stride, costs, stream);
+    case 8: return launch_costs<8, M>(left, right, width, height, range, stride, costs, stream);
+    case 9: return launch_costs<9, M>(left, right, width, height, range, stride, costs, stream);
+    default: return launch_costs<10, M>(left, right, width, height, range, stride, costs, stream);
   }
 }
 
@@ -364,20 +365,33 @@ void dispatch_costs(const char* what, const uint8_t* left, const uint8_t* right,
 
 void sad_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
                      DeviceSearchRange range, uint32_t* costs, cudaStream_t stream) {
-  dispatch_costs<Metric::kSad>("SAD cost", left, right, width, height, window, range, costs,
+  dispatch_costs<Metric::kSad>("SAD cost", left, right, width, height, window, range, range.count, costs,
                                stream);
 }
 
 void ssd_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
                      DeviceSearchRange range, uint32_t* costs, cudaStream_t stream) {
-  dispatch_costs<Metric::kSsd>("SSD cost", left, right, width, height, window, range, costs,
+  dispatch_costs<Metric::kSsd>("SSD cost", left, right, width, height, window, range, range.count, costs,
                                stream);
 }
 
 void zncc_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
                       DeviceSearchRange range, float* costs, cudaStream_t stream) {
-  dispatch_costs<Metric::kZncc>("ZNCC cost", left, right, width, height, window, range, costs,
+  dispatch_costs<Metric::kZncc>("ZNCC cost", left, right, width, height, window, range, range.count, costs,
                                 stream);
 }
+
+void sad_cost_volume16(const uint8_t* left, const uint8_t* right, int width, int height,
+                       int window, int base, int count, int stride, uint16_t* costs,
+                       cudaStream_t stream) {
+  if (!sad_cost_volume16_supported(window)) {
+    throw InputError("16-bit SAD volumes need a window of at most 15x15, got " + std::to_string(window));
+  }
+  if (stride < count) throw InputError("SAD cost: the candidate stride must hold every candidate");
+  dispatch_costs<Metric::kSad>("SAD cost", left, right, width, height, window,
+                               DeviceSearchRange{base, nullptr, count}, stride, costs, stream);
+}
+
+bool sad_cost_volume16_supported(int window) { return window >= 3 && window <= 15 && window % 2 == 1; }
 
 }  // namespace sv::cuda

@@ -17,12 +17,9 @@
 namespace sv::cuda {
 namespace {
 
-constexpr int kMinLevelSize = 8;  // as the CPU engine
-
 struct LevelSize {
   int width, height;
 };
-
 
 // The pipeline's one stream, created on device 0 and destroyed with the engine.
 class CudaStream {
@@ -40,19 +37,10 @@ class CudaStream {
   cudaStream_t stream_ = nullptr;
 };
 
-// Image sizes of every pyramid level; throws InputError when the coarsest is too small.
+// Image sizes of every pyramid level (the core's rule); throws InputError when too small.
 std::vector<LevelSize> pyramid_sizes(int width, int height, int levels) {
-  std::vector<LevelSize> sizes{{width, height}};
-  for (int i = 0; i < levels; ++i) {
-    sizes.push_back({(sizes.back().width + 1) / 2, (sizes.back().height + 1) / 2});
-  }
-  if (sizes.back().width < kMinLevelSize || sizes.back().height < kMinLevelSize) {
-    throw InputError("image " + std::to_string(width) + "x" + std::to_string(height) +
-                     " is too small for " + std::to_string(levels) +
-                     " pyramid levels (the coarsest level would be " +
-                     std::to_string(sizes.back().width) + "x" + std::to_string(sizes.back().height) +
-                     ", at least 8x8 is needed)");
-  }
+  std::vector<LevelSize> sizes;
+  for (const auto& [w, h] : pyramid_level_sizes(width, height, levels)) sizes.push_back({w, h});
   return sizes;
 }
 
@@ -99,6 +87,7 @@ struct CudaEngine::Impl {
   std::vector<DeviceBuffer<int16_t>> range_base;
   DeviceBuffer<CensusCode> census_left, census_right;
   DeviceBuffer<uint8_t> costs_u8;
+  DeviceBuffer<uint8_t> path_costs;                     // fast SGM: 8-bit L_r per direction
   DeviceBuffer<uint16_t> costs_u16;
   DeviceBuffer<uint32_t> costs_u32;
   DeviceBuffer<float> costs_f32;
@@ -111,6 +100,36 @@ struct CudaEngine::Impl {
   const uint8_t* right_image(int level) const { return level == 0 ? level0_right : right_levels[level].data(); }
 
   void run_pipeline(const StereoParams& params, int width, int height);
+
+  // Census-SGM for a uniform range with 8-bit path costs (sgm_path_costs.cu) and the fused
+  // selection (disparity_selection.cu): the same result as the general stages, several times
+  // faster. The census codes are already in census_left / census_right.
+  void fast_sgm(const StereoParams& params, const uint8_t* left, LevelSize size,
+                DeviceSearchRange range, const std::string& prefix, bool final_level,
+                const WtaSettings& wta) {
+    const SgmSettings sgm = sgm_settings(params);
+    const size_t pixels = static_cast<size_t>(size.width) * size.height;
+    const size_t padded = static_cast<size_t>(32) * sgm_path_cells_per_lane(range.count);
+    costs_u8.reserve(pixels * padded);
+    {
+      ScopedStage s(*events, prefix + "cost");
+      census_cost_volume_strided(census_left.data(), census_right.data(), size.width, size.height,
+                                 range.uniform_base, range.count, static_cast<int>(padded),
+                                 census_window_width(params.census) * census_window_height(params.census) - 1,
+                                 costs_u8.data(), stream);
+    }
+    path_costs.reserve(pixels * padded * sgm.paths);
+    {
+      ScopedStage s(*events, prefix + "sgm");
+      sgm_path_costs(costs_u8.data(), left, size.width, size.height, range.uniform_base, range.count, sgm,
+                     path_costs.data(), stream);
+    }
+    const bool lr = final_level && params.lr_check;
+    ScopedStage s(*events, prefix + (lr ? "wta+lr" : "wta"));
+    select_disparity_from_path_costs(path_costs.data(), sgm.paths, size.width, size.height,
+                                     range.uniform_base, range.count, wta, lr, params.lr_max_diff,
+                                     disparity.data(), stream);
+  }
 
   // Matches one level into `disparity`; mirrors LevelMatcher in src/core/cpu_engine.cpp.
   void match_level(const AlgorithmInfo& algorithm, const StereoParams& params, int level,
@@ -148,12 +167,18 @@ struct CudaEngine::Impl {
       case MatchingCost::Census: {
         census_left.reserve(pixels);
         census_right.reserve(pixels);
-        costs_u8.reserve(volume);
         {
           ScopedStage s(*events, prefix + "census");
           census_transform(left, size.width, size.height, params.census, -1, census_left.data(), stream);
           census_transform(right, size.width, size.height, params.census, -1, census_right.data(), stream);
         }
+        if (algorithm.aggregation == Aggregation::Sgm && range.per_pixel_base == nullptr &&
+            sgm_path_costs_supported(range.count, sgm_settings(params)) &&
+            fused_selection_supported(size.width)) {
+          fast_sgm(params, left, size, range, prefix, final_level, wta);
+          return;
+        }
+        costs_u8.reserve(volume);
         {
           ScopedStage s(*events, prefix + "cost");
           census_cost_volume(census_left.data(), census_right.data(), size.width, size.height,
@@ -163,12 +188,7 @@ struct CudaEngine::Impl {
           select(static_cast<const uint8_t*>(costs_u8.data()));
           return;
         }
-        SgmSettings sgm;
-        sgm.paths = params.sgm_paths;
-        sgm.p1 = params.p1;
-        sgm.p2 = params.p2;
-        sgm.adaptive_p2 = params.adaptive_p2;
-        sgm.p2_edge_scale = params.p2_edge_scale;
+        const SgmSettings sgm = sgm_settings(params);
         costs_u16.reserve(volume);
         {
           ScopedStage s(*events, prefix + "sgm");
@@ -180,6 +200,26 @@ struct CudaEngine::Impl {
       }
       case MatchingCost::Sad:
       case MatchingCost::Ssd: {
+        if (algorithm.cost == MatchingCost::Sad && range.per_pixel_base == nullptr &&
+            range.count <= 256 && sad_cost_volume16_supported(params.window) &&
+            fused_selection_supported(size.width)) {
+          // 16-bit SAD costs and the fused selection: half the bytes, one pass to select.
+          const size_t padded = static_cast<size_t>(32) * sgm_path_cells_per_lane(range.count);
+          costs_u16.reserve(pixels * padded);
+          {
+            ScopedStage s(*events, prefix + "cost");
+            sad_cost_volume16(left, right, size.width, size.height, params.window,
+                              range.uniform_base, range.count, static_cast<int>(padded),
+                              costs_u16.data(), stream);
+          }
+          wta.max_cost = window_limit;
+          const bool lr = final_level && params.lr_check;
+          ScopedStage s(*events, prefix + (lr ? "wta+lr" : "wta"));
+          select_disparity_from_costs16(costs_u16.data(), size.width, size.height,
+                                        range.uniform_base, range.count, wta, lr,
+                                        params.lr_max_diff, disparity.data(), stream);
+          return;
+        }
         costs_u32.reserve(volume);
         {
           ScopedStage s(*events, prefix + "cost");

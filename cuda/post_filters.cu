@@ -45,13 +45,17 @@ __global__ void __launch_bounds__(kPixelThreads)
   if (!consistent) left[pixel] = kInvalidFixedDisparity;
 }
 
-// One thread per pixel; the window's valid values are insertion-sorted in registers, so the
-// element at n / 2 is the CPU's nth_element result. Compute bound (tiny windows, L1-cached reads).
+// One thread per pixel. The window's values go into registers with absent and invalid ones
+// replaced by a key above every disparity, so they sort last; a fixed compare-exchange network
+// (indices known at compile time, nothing spills to local memory) sorts them, and the element
+// at n / 2 of the n valid ones is the CPU's result. Compute bound (tiny windows, L1-cached reads).
 template <int kSize>
 __global__ void __launch_bounds__(kPixelThreads)
     median_filter_kernel(const int16_t* __restrict__ in, int16_t* __restrict__ out, int width,
                          int height) {
   constexpr int kRadius = kSize / 2;
+  constexpr int kCount = kSize * kSize;
+  constexpr int kAbsent = 1 << 16;  // above any int16 disparity
   const size_t pixel = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (pixel >= static_cast<size_t>(width) * height) return;
   const int x = static_cast<int>(pixel % width);
@@ -60,22 +64,35 @@ __global__ void __launch_bounds__(kPixelThreads)
     out[pixel] = kInvalidFixedDisparity;
     return;
   }
-  int16_t values[kSize * kSize];
+  int values[kCount];
   int n = 0;
 #pragma unroll
   for (int j = -kRadius; j <= kRadius; ++j) {
 #pragma unroll
     for (int i = -kRadius; i <= kRadius; ++i) {
       const int wx = x + i, wy = y + j;
-      if (wx < 0 || wx >= width || wy < 0 || wy >= height) continue;
-      const int16_t v = __ldg(in + static_cast<size_t>(wy) * width + wx);
-      if (!is_valid(v)) continue;
-      int p = n++;
-      for (; p > 0 && values[p - 1] > v; --p) values[p] = values[p - 1];
-      values[p] = v;
+      int v = kAbsent;
+      if (wx >= 0 && wx < width && wy >= 0 && wy < height) {
+        const int16_t d = __ldg(in + static_cast<size_t>(wy) * width + wx);
+        if (is_valid(d)) v = d;
+      }
+      n += v != kAbsent;
+      values[(j + kRadius) * kSize + (i + kRadius)] = v;
     }
   }
-  out[pixel] = values[n / 2];
+#pragma unroll
+  for (int pass = 0; pass < kCount; ++pass) {
+#pragma unroll
+    for (int k = pass & 1; k + 1 < kCount; k += 2) {
+      const int lo = min(values[k], values[k + 1]);
+      values[k + 1] = max(values[k], values[k + 1]);
+      values[k] = lo;
+    }
+  }
+  int median = 0;
+#pragma unroll
+  for (int k = 0; k < kCount; ++k) median = (k == n / 2) ? values[k] : median;
+  out[pixel] = static_cast<int16_t>(median);
 }
 
 // Index of the nearest valid pixel at or before each lane's column (`before`), or at or after

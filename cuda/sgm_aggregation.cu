@@ -7,27 +7,16 @@
 // in a per-warp shared-memory row (ping-pong, padded with "unavailable"), which serves the
 // d - 1, d, d + 1 look-ups for any base shift between neighbouring pixels. One launch per
 // direction: the first writes S = L_r, the later ones add, each pixel's S owned by one lane.
-#include <climits>
 #include <string>
 
 #include "cuda/cuda_check.h"
+#include "cuda/sgm_path_geometry.cuh"
+#include "cuda/warp_min.cuh"
 #include "cuda/stages.h"
 #include "src/core/error.h"
 
 namespace sv::cuda {
 namespace {
-
-// Minimum over the warp: the redux instruction where the GPU has it (sm_80+), shuffles before.
-__device__ __forceinline__ int warp_min(int value) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(0xffffffffu, value);
-#else
-  for (int offset = 16; offset > 0; offset /= 2) {
-    value = min(value, __shfl_xor_sync(0xffffffffu, value, offset));
-  }
-  return value;
-#endif
-}
 
 constexpr int kWarpSize = 32;
 constexpr int kWarpsPerBlock = 4;
@@ -38,15 +27,6 @@ constexpr int kUnavailable = 1 << 24;
 // Unavailable entries on each side of the previous pixel's row (indices -3 .. count + 2).
 constexpr int kPad = 3;
 constexpr int kMaxCount = 256;
-
-struct Direction {
-  int dx;
-  int dy;
-};
-
-// The CPU reference's order (it does not change S, but keeps the launches easy to compare).
-constexpr Direction kDirections[8] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
-                                      {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
 
 struct PathArgs {
   const uint8_t* costs;
@@ -65,11 +45,6 @@ struct PathArgs {
   uint16_t* sum;
 };
 
-// Number of paths of a direction: the pixels whose predecessor lies outside the image.
-__host__ __device__ inline int path_count(int dx, int dy, int width, int height) {
-  return (dy != 0 ? width : 0) + (dx != 0 ? (dy != 0 ? height - 1 : height) : 0);
-}
-
 // Designed around latency: each warp runs a long dependent chain of steps, so the next
 // kPrefetch pixels' costs, sums, bases and guide values are loaded ahead in registers; the
 // per-step work (3 shared reads and a few integer ops per candidate, one warp min) is small.
@@ -82,26 +57,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
   const int path = blockIdx.x * kWarpsPerBlock + warp;
-  if (path >= path_count(a.dx, a.dy, a.width, a.height)) return;  // whole warp; no block sync below
-
-  // First pixel, enumerated like the CPU's path_starts (first row, then first column).
-  const int starts_from_row = a.dy != 0 ? a.width : 0;
-  const int first_x = a.dx > 0 ? 0 : a.width - 1;
-  const int first_y = a.dy > 0 ? 0 : a.height - 1;
-  int x0, y0;
-  if (path < starts_from_row) {
-    x0 = path;
-    y0 = first_y;
-  } else {
-    const int r = path - starts_from_row;
-    x0 = first_x;
-    y0 = (a.dy != 0 && first_y == 0) ? r + 1 : r;  // skip the row already started from
-  }
-  int length = INT_MAX;
-  if (a.dx > 0) length = min(length, a.width - x0);
-  if (a.dx < 0) length = min(length, x0 + 1);
-  if (a.dy > 0) length = min(length, a.height - y0);
-  if (a.dy < 0) length = min(length, y0 + 1);
+  const SgmDirection dir{a.dx, a.dy};
+  if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp; no block sync below
+  const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
+  const int x0 = geometry.x0, y0 = geometry.y0, length = geometry.length;
   const int start_pixel = y0 * a.width + x0;
   const int pixel_step = a.dy * a.width + a.dx;
 
@@ -184,10 +143,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
 template <int kPerLane>
 void launch_directions(PathArgs args, int paths, cudaStream_t stream) {
   for (int i = 0; i < paths; ++i) {
-    args.dx = kDirections[i].dx;
-    args.dy = kDirections[i].dy;
+    args.dx = sgm_direction(i).dx;
+    args.dy = sgm_direction(i).dy;
     args.accumulate = i > 0;
-    const int count = path_count(args.dx, args.dy, args.width, args.height);
+    const int count = sgm_path_count(sgm_direction(i), args.width, args.height);
     const int blocks = (count + kWarpsPerBlock - 1) / kWarpsPerBlock;
     sgm_direction_kernel<kPerLane><<<blocks, kWarpsPerBlock * kWarpSize, 0, stream>>>(args);
     SV_CUDA_CHECK_LAUNCH();

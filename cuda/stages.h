@@ -39,9 +39,45 @@ void sgm_aggregate(const uint8_t* costs, const uint8_t* guide, int width, int he
                    DeviceSearchRange range, const SgmSettings& settings, uint16_t* aggregated,
                    cudaStream_t stream);
 
+// sgm_path_costs.cu — the fast form of sgm_aggregation.cpp for a uniform range: every direction
+// in one launch, each direction's L_r stored as bytes in its own volume of
+// width * height * 32 * sgm_path_cells_per_lane(count) bytes (candidates padded), directions in
+// the reference's order. Supported when sgm_path_costs_supported() (P2 + 64 <= 255, count <= 256).
+// `costs` is the census cost volume padded the same way (census_cost_volume_strided).
+int sgm_path_cells_per_lane(int count);
+bool sgm_path_costs_supported(int count, const SgmSettings& settings);
+void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int height, int base,
+                    int count, const SgmSettings& settings, uint8_t* path_costs,
+                    cudaStream_t stream);
+
+// census_cost.cu — the volume of the fast SGM: a padded candidate stride (a multiple of 32;
+// uniform range; padding cells hold kMaxMatchCost), for codes of a window with `window_bits`
+// comparison bits.
+void census_cost_volume_strided(const CensusCode* left, const CensusCode* right, int width,
+                                int height, int uniform_base, int count, int stride, int window_bits,
+                                uint8_t* costs, cudaStream_t stream);
+// disparity_selection.cu — winner_takes_all + right_view_disparity + lr_check fused, for a
+// uniform range [base, base + count), count <= 256, rows with fused_selection_supported(width).
+// From the SGM path volumes above (S = their sum), or from a 16-bit cost volume padded the same
+// way whose 0xFFFF means "no match computed". lr_check false: the WTA alone.
+bool fused_selection_supported(int width);
+void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
+                                      int height, int base, int count, const WtaSettings& wta,
+                                      bool lr_check, int lr_max_diff, int16_t* disparity_fixed,
+                                      cudaStream_t stream);
+void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,
+                                   int count, const WtaSettings& wta, bool lr_check,
+                                   int lr_max_diff, int16_t* disparity_fixed, cudaStream_t stream);
+
 // block_matching.cu — block_matching.cpp
 void sad_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
                      DeviceSearchRange range, uint32_t* costs, cudaStream_t stream);
+// The SAD volume of a uniform range in 16 bits with a padded candidate stride, for the fused
+// selection: the same values (at most 15 * 15 * 255 < 0xFFFF), the outside cost as 0xFFFF.
+bool sad_cost_volume16_supported(int window);
+void sad_cost_volume16(const uint8_t* left, const uint8_t* right, int width, int height,
+                       int window, int base, int count, int stride, uint16_t* costs,
+                       cudaStream_t stream);
 void ssd_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,
                      DeviceSearchRange range, uint32_t* costs, cudaStream_t stream);
 void zncc_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,

@@ -69,6 +69,7 @@ INSTANTIATE_TEST_SUITE_P(
                       EngineCase{"census-sgm", 1920, 1080, 0, 128, 8, 0},
                       EngineCase{"bm-sad", 641, 479, 0, 64, 8, 0},
                       EngineCase{"bm-sad", 641, 479, 0, 64, 8, 1},
+                      EngineCase{"bm-sad", 1920, 1080, -3, 130, 8, 0},
                       EngineCase{"bm-ssd", 641, 479, -5, 37, 8, 0},
                       EngineCase{"bm-zncc", 641, 479, 0, 64, 8, 0}));
 
@@ -100,6 +101,9 @@ TEST(CudaEngine, PostProcessingVariantsEqualTheCpu) {
   speckles.speckle_size = 50;
   speckles.speckle_range = 2;
   variants.push_back(speckles);
+  StereoParams high_p2 = base;  // P2 + 64 > 255: the general 16-bit SGM path
+  high_p2.p2 = 220;
+  variants.push_back(high_p2);
   StereoParams adaptive = base;
   adaptive.adaptive_p2 = true;
   adaptive.census = CensusWindow::W5x5;
@@ -215,7 +219,15 @@ TEST(CudaEngine, ReportsGpuStageTimingsAndRejectsBadInput) {
   const DisparityResult r = gpu.compute(pair.left, pair.right, params);
   std::vector<std::string> names;
   for (const auto& s : r.timings.stages) names.push_back(s.stage);
-  for (const char* stage : {"upload", "census", "cost", "sgm", "wta", "lr-check", "median", "fill", "download"}) {
+  // The fast SGM fuses WTA and the LR check; with P2 + 64 > 255 the general stages run.
+  for (const char* stage : {"upload", "census", "cost", "sgm", "wta+lr", "median", "fill", "download"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), stage), names.end()) << stage;
+  }
+  StereoParams high_p2 = params;
+  high_p2.p2 = 220;
+  names.clear();
+  for (const auto& s : gpu.compute(pair.left, pair.right, high_p2).timings.stages) names.push_back(s.stage);
+  for (const char* stage : {"cost", "sgm", "wta", "lr-check"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), stage), names.end()) << stage;
   }
   EXPECT_THROW(gpu.compute(pair.left, ImageU8(95, 64), params), InputError);

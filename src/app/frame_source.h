@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/core/image.h"
+
+namespace sv {
+
+// One stereo pair as a source delivers it (shared/ARCHITECTURE.md, "capture thread").
+// `left`/`right` are the colour views the viewer shows; engines take their grey versions.
+struct StereoPair {
+  int64_t index = 0;         // frame number within the source, from 0
+  double timestamp_s = 0.0;  // capture or presentation time in seconds
+  ImageRgb8 left;
+  ImageRgb8 right;
+};
+
+// Where pairs come from: synthetic scene, video files, image sequences, cameras. A source is
+// owned and driven by the capture thread only; next() may block while a camera waits for a
+// frame. Errors (unreadable file, camera unplugged) throw InputError / RuntimeError with a
+// message meant for the user.
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  // Human-readable description for the UI and logs, e.g. "synthetic 640x480".
+  virtual std::string describe() const = 0;
+  // Live sources drop the oldest pair when the pipeline is behind; files never drop.
+  virtual bool is_live() const = 0;
+  // Number of pairs, or -1 when unknown or endless (cameras, the synthetic scene).
+  virtual int64_t frame_count() const { return -1; }
+  // Nominal frames per second (0 when unknown): the pace for playback at the source's rate.
+  virtual double frames_per_second() const { return 0.0; }
+  // The next pair, or nullopt at the end of a finite source.
+  virtual std::optional<StereoPair> next() = 0;
+  // Jumps so that the next pair is `index` (finite sources); false when unsupported.
+  virtual bool seek(int64_t /*index*/) { return false; }
+};
+
+}  // namespace sv

@@ -1,0 +1,227 @@
+// The fast census-SGM of the CUDA engine (sgm_path_costs.cu + disparity_selection.cu) against
+// the CPU reference stages, bit for bit: the sum of the 8-bit path volumes equals sgm_aggregate's
+// S, and the fused selection equals winner_takes_all + right_view_disparity + lr_check, on the
+// padded census cost volume (also checked against the reference volume); awkward sizes, counts
+// that are and are not multiples of 32, negative and positive minimum disparities, 4 and 8
+// paths, constant and adaptive P2; every device buffer guarded against stray writes.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+#include "cuda/stages.h"
+#include "src/core/census_cost.h"
+#include "src/core/census_transform.h"
+#include "src/core/cost_volume.h"
+#include "src/core/disparity.h"
+#include "src/core/lr_check.h"
+#include "src/core/sgm_aggregation.h"
+#include "src/core/synthetic_scene.h"
+#include "src/core/winner_takes_all.h"
+#include "tests/gpu/gpu_test_support.h"
+#include "tests/support/test_images.h"
+
+namespace sv {
+namespace {
+
+using test::GuardedDeviceArray;
+
+struct FastCase {
+  int width, height;
+  int base, count;
+  int paths;
+  CensusWindow window;
+  bool adaptive_p2;
+  int p2;
+  int uniqueness;
+  bool subpixel;
+  bool lr;
+};
+
+std::ostream& operator<<(std::ostream& os, const FastCase& c) {
+  return os << c.width << "x" << c.height << " d[" << c.base << ", +" << c.count << ") paths "
+            << c.paths << " window " << census_window_name(c.window)
+            << (c.adaptive_p2 ? " adaptive" : "")
+            << " P2 " << c.p2 << " u " << c.uniqueness << (c.subpixel ? " subpixel" : "")
+            << (c.lr ? " lr" : "");
+}
+
+// A synthetic view pair (real disparities, occlusions) for the larger cases, random texture
+// shifted by 3 px for the tiny ones.
+void make_pair(const FastCase& c, ImageU8& left, ImageU8& right) {
+  if (c.width < 64) {
+    const test::ShiftedPair pair = test::shifted_pair(c.width, c.height, 3, 7);
+    left = pair.left;
+    right = pair.right;
+    return;
+  }
+  SyntheticSceneConfig config;
+  config.width = c.width;
+  config.height = c.height;
+  config.max_disparity = std::max(8, c.base + c.count);
+  const SyntheticFrame frame = SyntheticScene(config).render(2);
+  left = to_gray(frame.left);
+  right = to_gray(frame.right);
+}
+
+class FastSgmEqualsCpu : public ::testing::TestWithParam<FastCase> {};
+
+TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const FastCase c = GetParam();
+  ImageU8 left, right;
+  make_pair(c, left, right);
+  const int w = c.width, h = c.height;
+  const size_t pixels = static_cast<size_t>(w) * h;
+
+  SgmSettings sgm;
+  sgm.paths = c.paths;
+  sgm.p1 = 10;
+  sgm.p2 = c.p2;
+  sgm.adaptive_p2 = c.adaptive_p2;
+  sgm.p2_edge_scale = 12;
+  ASSERT_TRUE(cuda::sgm_path_costs_supported(c.count, sgm));
+  WtaSettings wta;
+  wta.uniqueness = c.uniqueness;
+  wta.subpixel = c.subpixel;
+
+  // CPU reference.
+  const CensusImage census_l = census_transform(left, c.window);
+  const CensusImage census_r = census_transform(right, c.window);
+  const SearchRange range(c.base, c.count);
+  const CostVolume<uint16_t> sums = sgm_aggregate(census_cost_volume(census_l, census_r, range), left, sgm);
+  ImageI16 expected = winner_takes_all(sums, wta);
+  if (c.lr) lr_check(expected, right_view_disparity(sums), 1);
+
+  // GPU.
+  GuardedDeviceArray<uint8_t> d_left(pixels, left.data()), d_right(pixels, right.data());
+  GuardedDeviceArray<CensusCode> codes_l(pixels), codes_r(pixels);
+  cuda::census_transform(d_left.data(), w, h, c.window, -1, codes_l.data(), nullptr);
+  cuda::census_transform(d_right.data(), w, h, c.window, -1, codes_r.data(), nullptr);
+  const int padded = 32 * cuda::sgm_path_cells_per_lane(c.count);
+  GuardedDeviceArray<uint8_t> volume(pixels * padded);
+  cuda::census_cost_volume_strided(codes_l.data(), codes_r.data(), w, h, c.base, c.count, padded,
+                                   census_window_width(c.window) * census_window_height(c.window) - 1,
+                                   volume.data(), nullptr);
+  GuardedDeviceArray<uint8_t> path_costs(pixels * padded * c.paths);
+  cuda::sgm_path_costs(volume.data(), d_left.data(), w, h, c.base, c.count, sgm, path_costs.data(), nullptr);
+  GuardedDeviceArray<int16_t> disparity(pixels);
+  cuda::select_disparity_from_path_costs(path_costs.data(), c.paths, w, h, c.base, c.count, wta,
+                                         c.lr, 1, disparity.data(), nullptr);
+  SV_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_TRUE(path_costs.guards_intact() && disparity.guards_intact() && volume.guards_intact()) << c;
+
+  // The padded volume holds the reference costs, and kMaxMatchCost in the padding.
+  const CostVolume<uint8_t> reference_costs = census_cost_volume(census_l, census_r, range);
+  const std::vector<uint8_t> padded_costs = volume.download();
+  int cost_mismatches = 0;
+  for (size_t p = 0; p < pixels; ++p) {
+    for (int k = 0; k < padded; ++k) {
+      const int want = k < c.count ? reference_costs.costs()[p * c.count + k] : kMaxMatchCost;
+      cost_mismatches += padded_costs[p * padded + k] != want;
+    }
+  }
+  EXPECT_EQ(cost_mismatches, 0) << c;
+
+  // S = sum of the path volumes over the real candidates.
+  const std::vector<uint8_t> paths = path_costs.download();
+  size_t first_diff = SIZE_MAX;
+  for (size_t p = 0; p < pixels && first_diff == SIZE_MAX; ++p) {
+    for (int k = 0; k < c.count; ++k) {
+      int s = 0;
+      for (int r = 0; r < c.paths; ++r) s += paths[(r * pixels + p) * padded + k];
+      if (s != sums.costs()[p * c.count + k]) {
+        first_diff = p * c.count + k;
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(first_diff, SIZE_MAX) << c << ": S differs at pixel " << first_diff / c.count
+                                  << " candidate " << first_diff % c.count;
+
+  const std::vector<int16_t> actual = disparity.download();
+  int valid = 0, mismatches = 0;
+  for (size_t i = 0; i < pixels; ++i) {
+    valid += is_valid_fixed_disparity(expected.data()[i]);
+    mismatches += actual[i] != expected.data()[i];
+  }
+  EXPECT_EQ(mismatches, 0) << c;
+  EXPECT_GT(valid, static_cast<int>(pixels / 4)) << c << ": the case should produce real matches";
+}
+
+constexpr CensusWindow k97 = CensusWindow::W9x7;
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, FastSgmEqualsCpu,
+    ::testing::Values(
+        FastCase{33, 17, 0, 16, 8, k97, false, 40, 10, true, true},
+        FastCase{33, 17, -5, 37, 4, CensusWindow::W5x5, false, 40, 0, true, true},
+        FastCase{33, 17, 2, 16, 8, CensusWindow::W9x9, true, 40, 10, false, true},
+        FastCase{641, 479, 0, 64, 8, k97, false, 40, 10, true, true},
+        FastCase{641, 479, -4, 64, 4, CensusWindow::W5x5, false, 40, 0, true, false},
+        FastCase{641, 479, 0, 128, 8, k97, false, 40, 10, true, true},
+        FastCase{641, 479, 0, 128, 4, k97, true, 120, 0, false, false},
+        FastCase{641, 479, 3, 96, 8, CensusWindow::W7x7, false, 191, 25, true, true},
+        FastCase{641, 479, -7, 100, 8, CensusWindow::W9x9, true, 60, 10, true, true},
+        FastCase{641, 479, 0, 256, 8, k97, false, 40, 10, true, true},
+        FastCase{641, 479, 1, 200, 4, k97, false, 40, 10, true, false},
+        FastCase{1920, 1080, 0, 128, 8, k97, false, 40, 10, true, true}));
+
+// The 16-bit form of the fused selection (block matching SAD) on random costs with "no match"
+// entries, against winner_takes_all + right_view_disparity + lr_check on the same volume.
+TEST(FusedSelection, Costs16EqualTheReference) {
+  SV_REQUIRE_CUDA_DEVICE();
+  for (const int count : {20, 64, 130}) {
+    const int w = 97, h = 13, base = -2;
+    const int padded = 32 * cuda::sgm_path_cells_per_lane(count);
+    CostVolume<uint16_t> costs(w, h, SearchRange(base, count));
+    std::vector<uint16_t> device_layout(static_cast<size_t>(w) * h * padded, 0x5A5A);
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        for (int k = 0; k < count; ++k) {
+          // Small values so ties and near-ties happen; some "no match" entries.
+          const uint8_t r = test::hash_value(x * 7 + k, y, 5);
+          const uint16_t v = r < 8 ? 0xFFFF : static_cast<uint16_t>(r % 40 + (k == (x + y) % count ? 0 : 20));
+          costs.at(x, y, k) = v;
+          device_layout[(static_cast<size_t>(y) * w + x) * padded + k] = v;
+        }
+      }
+    }
+    for (const int uniqueness : {0, 15}) {
+      for (const bool lr : {false, true}) {
+        WtaSettings wta;
+        wta.uniqueness = uniqueness;
+        wta.subpixel = true;
+        wta.max_cost = 55.0;
+        ImageI16 expected = winner_takes_all(costs, wta);
+        if (lr) lr_check(expected, right_view_disparity(costs), 1);
+        GuardedDeviceArray<uint16_t> d_costs(device_layout.size(), device_layout.data());
+        GuardedDeviceArray<int16_t> disparity(static_cast<size_t>(w) * h);
+        cuda::select_disparity_from_costs16(d_costs.data(), w, h, base, count, wta, lr, 1,
+                                            disparity.data(), nullptr);
+        SV_CUDA_CHECK(cudaDeviceSynchronize());
+        EXPECT_EQ(disparity.download(), expected.pixels())
+            << "count " << count << " uniqueness " << uniqueness << " lr " << lr;
+        EXPECT_TRUE(disparity.guards_intact());
+      }
+    }
+  }
+}
+
+TEST(FastSgm, RejectsWhatItCannotHold) {
+  SgmSettings sgm;
+  sgm.p2 = 192;  // 64 + 192 > 255: path costs would not fit a byte
+  EXPECT_FALSE(cuda::sgm_path_costs_supported(128, sgm));
+  sgm.p2 = 191;
+  EXPECT_TRUE(cuda::sgm_path_costs_supported(128, sgm));
+  EXPECT_FALSE(cuda::sgm_path_costs_supported(257, sgm));
+  EXPECT_FALSE(cuda::sgm_path_costs_supported(0, sgm));
+  sgm.paths = 6;
+  EXPECT_FALSE(cuda::sgm_path_costs_supported(128, sgm));
+}
+
+}  // namespace
+}  // namespace sv
