@@ -1,5 +1,6 @@
-// Census transform with validity masks on the GPU; reproduces census_transform.cpp bit for bit
-// (its header comment holds the exact definition: bit order, strict <, valid bits, missing).
+// Census transform with validity masks on the GPU, for 8-bit, 16-bit and float input; reproduces
+// census_transform.cpp bit for bit (its header comment holds the exact definition: bit order,
+// strict < on the native values, valid bits, missing pixels).
 #include <string>
 
 #include "cuda/cuda_check.h"
@@ -11,17 +12,56 @@ namespace {
 
 constexpr int kTileWidth = 32;
 constexpr int kTileHeight = 8;
-// Stands for "no data" in the shared tile: outside the image or equal to the missing value.
-constexpr int kNoData = -1;
 
-// Designed around memory bandwidth: each input byte is read once per tile into shared memory,
+// How each input type sits in the shared tile, with one value standing for "no data" (outside
+// the image or missing) that no real pixel takes: -1 for the integer types (held wider than the
+// input), NaN for float (a NaN input is missing anyway). `Missing` is the launcher's type of the
+// designated missing value.
+template <typename Pixel>
+struct CensusTile;
+
+template <>
+struct CensusTile<uint8_t> {
+  using Value = int16_t;
+  using Missing = int;
+  __device__ static Value no_data() { return -1; }
+  __device__ static bool is_no_data(Value v) { return v < 0; }
+  // missing_value -1 never equals a byte.
+  __device__ static Value load(uint8_t p, int missing) { return p == missing ? no_data() : p; }
+};
+
+template <>
+struct CensusTile<uint16_t> {
+  using Value = int32_t;
+  using Missing = int;
+  __device__ static Value no_data() { return -1; }
+  __device__ static bool is_no_data(Value v) { return v < 0; }
+  __device__ static Value load(uint16_t p, int missing) { return p == missing ? no_data() : p; }
+};
+
+template <>
+struct CensusTile<float> {
+  using Value = float;
+  using Missing = float;
+  __device__ static Value no_data() { return __int_as_float(0x7fc00000); }  // quiet NaN
+  __device__ static bool is_no_data(Value v) { return isnan(v); }
+  // A NaN missing value equals nothing: then only the NaN pixels are missing.
+  __device__ static Value load(float p, float missing) {
+    return (isnan(p) || p == missing) ? no_data() : p;
+  }
+};
+
+// Designed around memory bandwidth: each input pixel is read once per tile into shared memory,
 // then every thread compares its centre with the W x H neighbours from the tile.
-template <int RX, int RY>
-__global__ void census_transform_kernel(const uint8_t* __restrict__ image, int width, int height,
-                                        int missing_value, CensusCode* __restrict__ out) {
+template <typename Pixel, int RX, int RY>
+__global__ void census_transform_kernel(const Pixel* __restrict__ image, int width, int height,
+                                        typename CensusTile<Pixel>::Missing missing_value,
+                                        CensusCode* __restrict__ out) {
+  using Tile = CensusTile<Pixel>;
+  using Value = typename Tile::Value;
   constexpr int kW = kTileWidth + 2 * RX;
   constexpr int kH = kTileHeight + 2 * RY;
-  __shared__ int16_t tile[kH][kW];
+  __shared__ Value tile[kH][kW];
 
   const int x0 = blockIdx.x * kTileWidth - RX;
   const int y0 = blockIdx.y * kTileHeight - RY;
@@ -29,12 +69,11 @@ __global__ void census_transform_kernel(const uint8_t* __restrict__ image, int w
   for (int i = tid; i < kW * kH; i += kTileWidth * kTileHeight) {
     const int gx = x0 + i % kW;
     const int gy = y0 + i / kW;
-    int value = kNoData;
+    Value value = Tile::no_data();
     if (gx >= 0 && gx < width && gy >= 0 && gy < height) {
-      value = image[static_cast<size_t>(gy) * width + gx];
-      if (value == missing_value) value = kNoData;  // missing_value -1 never equals a byte
+      value = Tile::load(image[static_cast<size_t>(gy) * width + gx], missing_value);
     }
-    tile[i / kW][i % kW] = static_cast<int16_t>(value);
+    tile[i / kW][i % kW] = value;
   }
   __syncthreads();
 
@@ -42,10 +81,10 @@ __global__ void census_transform_kernel(const uint8_t* __restrict__ image, int w
   const int y = blockIdx.y * kTileHeight + threadIdx.y;
   if (x >= width || y >= height) return;
 
-  const int centre = tile[threadIdx.y + RY][threadIdx.x + RX];
+  const Value centre = tile[threadIdx.y + RY][threadIdx.x + RX];
   uint64_t bits[2] = {0, 0};
   uint64_t valid[2] = {0, 0};
-  if (centre != kNoData) {
+  if (!Tile::is_no_data(centre)) {
 #pragma unroll
     for (int dy = -RY; dy <= RY; ++dy) {
 #pragma unroll
@@ -54,9 +93,9 @@ __global__ void census_transform_kernel(const uint8_t* __restrict__ image, int w
         // Row-major position skipping the centre: a compile-time constant after unrolling.
         const int pos = (dy + RY) * (2 * RX + 1) + (dx + RX);
         const int bit = pos < RY * (2 * RX + 1) + RX ? pos : pos - 1;
-        const int neighbour = tile[threadIdx.y + RY + dy][threadIdx.x + RX + dx];
+        const Value neighbour = tile[threadIdx.y + RY + dy][threadIdx.x + RX + dx];
         const uint64_t mask = uint64_t{1} << (bit % 64);
-        if (neighbour != kNoData) {
+        if (!Tile::is_no_data(neighbour)) {
           valid[bit / 64] |= mask;
           if (neighbour < centre) bits[bit / 64] |= mask;
         }
@@ -70,32 +109,60 @@ __global__ void census_transform_kernel(const uint8_t* __restrict__ image, int w
   code.valid[1] = valid[1];
 }
 
-template <int RX, int RY>
-void launch_census(const uint8_t* image, int width, int height, int missing_value,
-                   CensusCode* out, cudaStream_t stream) {
+template <typename Pixel, int RX, int RY>
+void launch_census(const Pixel* image, int width, int height,
+                   typename CensusTile<Pixel>::Missing missing_value, CensusCode* out,
+                   cudaStream_t stream) {
   const dim3 block(kTileWidth, kTileHeight);
   const dim3 grid((width + kTileWidth - 1) / kTileWidth, (height + kTileHeight - 1) / kTileHeight);
-  census_transform_kernel<RX, RY><<<grid, block, 0, stream>>>(image, width, height, missing_value,
-                                                               out);
+  census_transform_kernel<Pixel, RX, RY>
+      <<<grid, block, 0, stream>>>(image, width, height, missing_value, out);
   SV_CUDA_CHECK_LAUNCH();
+}
+
+// The single point where the run-time window becomes compile-time radii.
+template <typename Pixel>
+void dispatch_census(const Pixel* image, int width, int height, CensusWindow window,
+                     typename CensusTile<Pixel>::Missing missing_value, CensusCode* out,
+                     cudaStream_t stream) {
+  if (width <= 0 || height <= 0) return;
+  switch (window) {
+    case CensusWindow::W5x5:
+      return launch_census<Pixel, 2, 2>(image, width, height, missing_value, out, stream);
+    case CensusWindow::W7x7:
+      return launch_census<Pixel, 3, 3>(image, width, height, missing_value, out, stream);
+    case CensusWindow::W9x7:
+      return launch_census<Pixel, 4, 3>(image, width, height, missing_value, out, stream);
+    case CensusWindow::W9x9:
+      return launch_census<Pixel, 4, 4>(image, width, height, missing_value, out, stream);
+  }
+  throw InputError("census: unknown window");
+}
+
+void check_integer_missing_value(int missing_value, int max_value) {
+  if (missing_value < -1 || missing_value > max_value) {
+    throw InputError("census missing value must be -1 (none) or 0.." + std::to_string(max_value) +
+                     ", got " + std::to_string(missing_value));
+  }
 }
 
 }  // namespace
 
 void census_transform(const uint8_t* image, int width, int height, CensusWindow window,
                       int missing_value, CensusCode* out, cudaStream_t stream) {
-  if (missing_value < -1 || missing_value > 255) {
-    throw InputError("census missing value must be -1 (none) or 0..255, got " +
-                     std::to_string(missing_value));
-  }
-  if (width <= 0 || height <= 0) return;
-  switch (window) {
-    case CensusWindow::W5x5: return launch_census<2, 2>(image, width, height, missing_value, out, stream);
-    case CensusWindow::W7x7: return launch_census<3, 3>(image, width, height, missing_value, out, stream);
-    case CensusWindow::W9x7: return launch_census<4, 3>(image, width, height, missing_value, out, stream);
-    case CensusWindow::W9x9: return launch_census<4, 4>(image, width, height, missing_value, out, stream);
-  }
-  throw InputError("census: unknown window");
+  check_integer_missing_value(missing_value, 255);
+  dispatch_census(image, width, height, window, missing_value, out, stream);
+}
+
+void census_transform(const uint16_t* image, int width, int height, CensusWindow window,
+                      int missing_value, CensusCode* out, cudaStream_t stream) {
+  check_integer_missing_value(missing_value, 65535);
+  dispatch_census(image, width, height, window, missing_value, out, stream);
+}
+
+void census_transform(const float* image, int width, int height, CensusWindow window,
+                      float missing_value, CensusCode* out, cudaStream_t stream) {
+  dispatch_census(image, width, height, window, missing_value, out, stream);
 }
 
 }  // namespace sv::cuda

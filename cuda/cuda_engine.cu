@@ -7,6 +7,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
+#include "cuda/fast_sgm.h"
 #include "cuda/stage_events.h"
 #include "cuda/stages.h"
 #include "src/core/algorithm_registry.h"
@@ -87,7 +88,8 @@ struct CudaEngine::Impl {
   std::vector<DeviceBuffer<int16_t>> range_base;
   DeviceBuffer<CensusCode> census_left, census_right;
   DeviceBuffer<uint8_t> costs_u8;
-  DeviceBuffer<uint8_t> path_costs;                     // fast SGM: 8-bit L_r per direction
+  FastSgm fast;  // census-SGM for uniform ranges
+  DeviceBuffer<uint32_t> right_view_keys;  // fused selection of block matching
   DeviceBuffer<uint16_t> costs_u16;
   DeviceBuffer<uint32_t> costs_u32;
   DeviceBuffer<float> costs_f32;
@@ -101,34 +103,25 @@ struct CudaEngine::Impl {
 
   void run_pipeline(const StereoParams& params, int width, int height);
 
-  // Census-SGM for a uniform range with 8-bit path costs (sgm_path_costs.cu) and the fused
-  // selection (disparity_selection.cu): the same result as the general stages, several times
-  // faster. The census codes are already in census_left / census_right.
+  // Census-SGM for a uniform range through FastSgm; the census codes are in census_left/right.
   void fast_sgm(const StereoParams& params, const uint8_t* left, LevelSize size,
                 DeviceSearchRange range, const std::string& prefix, bool final_level,
                 const WtaSettings& wta) {
-    const SgmSettings sgm = sgm_settings(params);
-    const size_t pixels = static_cast<size_t>(size.width) * size.height;
-    const size_t padded = static_cast<size_t>(32) * sgm_path_cells_per_lane(range.count);
-    costs_u8.reserve(pixels * padded);
-    {
-      ScopedStage s(*events, prefix + "cost");
-      census_cost_volume_strided(census_left.data(), census_right.data(), size.width, size.height,
-                                 range.uniform_base, range.count, static_cast<int>(padded),
-                                 census_window_width(params.census) * census_window_height(params.census) - 1,
-                                 costs_u8.data(), stream);
-    }
-    path_costs.reserve(pixels * padded * sgm.paths);
-    {
-      ScopedStage s(*events, prefix + "sgm");
-      sgm_path_costs(costs_u8.data(), left, size.width, size.height, range.uniform_base, range.count, sgm,
-                     path_costs.data(), stream);
-    }
-    const bool lr = final_level && params.lr_check;
-    ScopedStage s(*events, prefix + (lr ? "wta+lr" : "wta"));
-    select_disparity_from_path_costs(path_costs.data(), sgm.paths, size.width, size.height,
-                                     range.uniform_base, range.count, wta, lr, params.lr_max_diff,
-                                     disparity.data(), stream);
+    FastSgm::Frame frame{};
+    frame.census_left = census_left.data();
+    frame.census_right = census_right.data();
+    frame.window_bits = census_window_width(params.census) * census_window_height(params.census) - 1;
+    frame.guide = left;
+    frame.width = size.width;
+    frame.height = size.height;
+    frame.base = range.uniform_base;
+    frame.count = range.count;
+    frame.sgm = sgm_settings(params);
+    frame.wta = wta;
+    frame.lr_check = final_level && params.lr_check;
+    frame.lr_max_diff = params.lr_max_diff;
+    frame.disparity_fixed = disparity.data();
+    fast.run(frame, stream, *events, prefix);
   }
 
   // Matches one level into `disparity`; mirrors LevelMatcher in src/core/cpu_engine.cpp.
@@ -173,8 +166,7 @@ struct CudaEngine::Impl {
           census_transform(right, size.width, size.height, params.census, -1, census_right.data(), stream);
         }
         if (algorithm.aggregation == Aggregation::Sgm && range.per_pixel_base == nullptr &&
-            sgm_path_costs_supported(range.count, sgm_settings(params)) &&
-            fused_selection_supported(size.width)) {
+            FastSgm::supports(size.width, range.count, sgm_settings(params))) {
           fast_sgm(params, left, size, range, prefix, final_level, wta);
           return;
         }
@@ -201,8 +193,7 @@ struct CudaEngine::Impl {
       case MatchingCost::Sad:
       case MatchingCost::Ssd: {
         if (algorithm.cost == MatchingCost::Sad && range.per_pixel_base == nullptr &&
-            range.count <= 256 && sad_cost_volume16_supported(params.window) &&
-            fused_selection_supported(size.width)) {
+            range.count <= 256 && sad_cost_volume16_supported(params.window)) {
           // 16-bit SAD costs and the fused selection: half the bytes, one pass to select.
           const size_t padded = static_cast<size_t>(32) * sgm_path_cells_per_lane(range.count);
           costs_u16.reserve(pixels * padded);
@@ -215,9 +206,11 @@ struct CudaEngine::Impl {
           wta.max_cost = window_limit;
           const bool lr = final_level && params.lr_check;
           ScopedStage s(*events, prefix + (lr ? "wta+lr" : "wta"));
+          right_view_keys.reserve(pixels);
           select_disparity_from_costs16(costs_u16.data(), size.width, size.height,
                                         range.uniform_base, range.count, wta, lr,
-                                        params.lr_max_diff, disparity.data(), stream);
+                                        params.lr_max_diff, right_view_keys.data(),
+                                        disparity.data(), stream);
           return;
         }
         costs_u32.reserve(volume);

@@ -5,12 +5,14 @@
 // ranges and 32-bit or float costs.
 //
 // Why fused: the separate stages read the whole cost volume twice (WTA, right view) and write
-// two disparity images between them. Here one block owns one row: its warps take the row's
-// pixels, each lane holds kCells consecutive candidates; every candidate offers its key
-// (cost << 8 | k) to right pixel x - d through a shared-memory atomicMin (smallest cost, ties to
-// the smaller d, as the reference), and once the row is done the block runs the LR check from
-// shared memory. Costs come from an 8-bit SGM path volume per direction (summed here) or from a
-// 16-bit cost volume (block matching SAD), both padded to 32 * kCells candidates a pixel.
+// two disparity images between them. Here a block owns a segment of kSegment pixels of one row
+// (many blocks even for a band of a few rows); its warps take the pixels, each lane holding
+// kCells consecutive candidates. Every candidate offers its key (cost << 8 | k) to right pixel
+// x - d through a shared-memory atomicMin (smallest cost, ties to the smaller d, as the
+// reference); the segment's best offers then go to a per-pixel key image in device memory with
+// one global atomicMin each, and a last per-pixel pass runs the LR check from that image. Costs
+// come from an 8-bit SGM path volume per direction (summed here) or a 16-bit cost volume (block
+// matching SAD), both padded to 32 * kCells candidates a pixel.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -27,21 +29,25 @@ namespace {
 
 constexpr int kWarpSize = 32;
 constexpr int kThreads = 256;
+constexpr int kSegment = 64;       // pixels of a row per block
+constexpr int kMaxOfferSpan = kSegment + 255;  // right pixels a segment can offer to
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr uint32_t kNoOffer = 0xffffffffu;
 
-// Sum of the per-direction 8-bit path costs: S(p, k) = sum_r L_r(p, k), exact (<= 8 * 255).
+// Sum of the per-direction 8-bit path costs: S(p, k) = sum_r L_r(p, k), exact (<= 8 * 255);
+// direction r's volume follows direction r - 1's.
 template <int kCells, int kDirections>
 struct PathCostSum {
   static constexpr bool kHasNoCostValue = false;
   static constexpr uint32_t kNoCost = 0;
   const uint8_t* volumes;
   size_t volume_size;  // bytes per direction
+  int width;
 
-  __device__ __forceinline__ void load(size_t pixel, int lane, uint32_t (&s)[kCells]) const {
+  __device__ __forceinline__ void load(int x, int y, int lane, uint32_t (&s)[kCells]) const {
     constexpr int kWords = (kCells + 3) / 4;
     uint32_t even[kWords] = {}, odd[kWords] = {};  // two 16-bit sums a word: cells 0/2, 1/3
-    const uint8_t* p = volumes + pixel * (kWarpSize * kCells) + lane * kCells;
+    const uint8_t* p = volumes + (static_cast<size_t>(y) * width + x) * (kWarpSize * kCells) + lane * kCells;
 #pragma unroll
     for (int r = 0; r < kDirections; ++r, p += volume_size) {
       uint32_t w[kWords];
@@ -74,9 +80,10 @@ struct Cost16Volume {
   static constexpr bool kHasNoCostValue = true;
   static constexpr uint32_t kNoCost = 0xFFFFu;
   const uint16_t* volume;
+  int width;
 
-  __device__ __forceinline__ void load(size_t pixel, int lane, uint32_t (&s)[kCells]) const {
-    const uint16_t* p = volume + pixel * (kWarpSize * kCells) + lane * kCells;
+  __device__ __forceinline__ void load(int x, int y, int lane, uint32_t (&s)[kCells]) const {
+    const uint16_t* p = volume + (static_cast<size_t>(y) * width + x) * (kWarpSize * kCells) + lane * kCells;
     uint32_t w[kCells / 2];
     if constexpr (kCells == 2) {
       w[0] = __ldg(reinterpret_cast<const uint32_t*>(p));
@@ -98,14 +105,12 @@ struct Cost16Volume {
 
 struct SelectArgs {
   int width;
-  int height;
   int base;
   int count;
   int uniqueness;
   bool subpixel;
   double max_cost;
-  bool lr_check;
-  int lr_max_diff;
+  uint32_t* right_view_keys;  // null: no right view
   int16_t* disparity_fixed;
 };
 
@@ -131,21 +136,25 @@ __device__ __forceinline__ int floor_div16(int value) {
 }
 
 template <int kCells, class Costs>
-__global__ void __launch_bounds__(kThreads) select_row_kernel(Costs costs, SelectArgs a) {
-  extern __shared__ uint32_t shared[];
-  uint32_t* right_best = shared;                                        // [width]
-  int16_t* left = reinterpret_cast<int16_t*>(shared + a.width);         // [width]
-  const int y = blockIdx.x;
+__global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, SelectArgs a) {
+  __shared__ uint32_t offers[kMaxOfferSpan];  // right pixels first_xr .. first_xr + span - 1
+  const int y = blockIdx.y;
+  const int x0 = blockIdx.x * kSegment;
+  const int x1 = min(a.width, x0 + kSegment);
+  const int first_xr = x0 - a.base - (a.count - 1);
+  const int span = x1 - x0 + a.count - 1;
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
   constexpr int kWarps = kThreads / kWarpSize;
-  for (int x = threadIdx.x; x < a.width; x += kThreads) right_best[x] = kNoOffer;
-  __syncthreads();
+  const bool right_view = a.right_view_keys != nullptr;
+  if (right_view) {
+    for (int i = threadIdx.x; i < span; i += kThreads) offers[i] = kNoOffer;
+    __syncthreads();
+  }
 
-  for (int x = warp; x < a.width; x += kWarps) {
-    const size_t pixel = static_cast<size_t>(y) * a.width + x;
+  for (int x = x0 + warp; x < x1; x += kWarps) {
     uint32_t s[kCells];
-    costs.load(pixel, lane, s);
+    costs.load(x, y, lane, s);
     uint32_t key[kCells];
     uint32_t lane_best = kNoOffer;
 #pragma unroll
@@ -153,10 +162,7 @@ __global__ void __launch_bounds__(kThreads) select_row_kernel(Costs costs, Selec
       const int k = lane * kCells + c;
       key[c] = k < a.count ? (s[c] << 8) | static_cast<uint32_t>(k) : kNoOffer;
       lane_best = min(lane_best, key[c]);
-      if (a.lr_check && k < a.count) {
-        const int xr = x - (a.base + k);
-        if (xr >= 0 && xr < a.width) atomicMin(&right_best[xr], key[c]);
-      }
+      if (right_view && k < a.count) atomicMin(&offers[x - a.base - k - first_xr], key[c]);
     }
     const uint32_t best_key = warp_min(lane_best);
     const int kb = static_cast<int>(best_key & 0xFFu);
@@ -190,97 +196,115 @@ __global__ void __launch_bounds__(kThreads) select_row_kernel(Costs costs, Selec
       }
     }
     if (lane == 0) {
-      left[x] = valid ? static_cast<int16_t>((a.base + kb) * kDisparityScale + offset)
-                      : kInvalidFixedDisparity;
+      a.disparity_fixed[static_cast<size_t>(y) * a.width + x] =
+          valid ? static_cast<int16_t>((a.base + kb) * kDisparityScale + offset) : kInvalidFixedDisparity;
     }
   }
+  if (!right_view) return;
   __syncthreads();
-
-  int16_t* out = a.disparity_fixed + static_cast<size_t>(y) * a.width;
-  const int tolerance = a.lr_max_diff * kDisparityScale;
-  for (int x = threadIdx.x; x < a.width; x += kThreads) {
-    int16_t d = left[x];
-    if (a.lr_check && d != kInvalidFixedDisparity) {
-      const int xr = x - floor_div16(d + kDisparityScale / 2);
-      bool consistent = xr >= 0 && xr < a.width && right_best[xr] != kNoOffer;
-      if (consistent) {
-        const int right_fixed = (a.base + static_cast<int>(right_best[xr] & 0xFFu)) * kDisparityScale;
-        consistent = abs(static_cast<int>(d) - right_fixed) <= tolerance;
-      }
-      if (!consistent) d = kInvalidFixedDisparity;
-    }
-    out[x] = d;
+  uint32_t* row_keys = a.right_view_keys + static_cast<size_t>(y) * a.width;
+  for (int i = threadIdx.x; i < span; i += kThreads) {
+    const int xr = first_xr + i;
+    if (xr >= 0 && xr < a.width && offers[i] != kNoOffer) atomicMin(&row_keys[xr], offers[i]);
   }
 }
 
-size_t shared_bytes(int width) { return static_cast<size_t>(width) * (sizeof(uint32_t) + sizeof(int16_t)); }
+// lr_check.cpp's rule with the right view's disparity read from its key image.
+__global__ void lr_check_keys_kernel(int16_t* __restrict__ disparity_fixed,
+                                     const uint32_t* __restrict__ keys, int width, int height,
+                                     int base, int tolerance) {
+  const size_t pixel = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (pixel >= static_cast<size_t>(width) * height) return;
+  const int d = disparity_fixed[pixel];
+  if (d == kInvalidFixedDisparity) return;
+  const int x = static_cast<int>(pixel % width);
+  const int xr = x - floor_div16(d + kDisparityScale / 2);
+  bool consistent = xr >= 0 && xr < width;
+  if (consistent) {
+    const uint32_t key = keys[pixel - x + xr];
+    consistent = key != kNoOffer &&
+                 abs(d - (base + static_cast<int>(key & 0xFFu)) * kDisparityScale) <= tolerance;
+  }
+  if (!consistent) disparity_fixed[pixel] = kInvalidFixedDisparity;
+}
 
 template <int kCells, class Costs>
-void launch(const Costs& costs, const SelectArgs& args, cudaStream_t stream) {
-  const size_t bytes = shared_bytes(args.width);
-  auto kernel = select_row_kernel<kCells, Costs>;
-  if (bytes > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(bytes)));
-  }
-  kernel<<<args.height, kThreads, bytes, stream>>>(costs, args);
+void launch(const Costs& costs, const SelectArgs& args, int rows, cudaStream_t stream) {
+  const dim3 grid((args.width + kSegment - 1) / kSegment, rows);
+  select_segment_kernel<kCells, Costs><<<grid, kThreads, 0, stream>>>(costs, args);
   SV_CUDA_CHECK_LAUNCH();
 }
 
-SelectArgs make_args(int width, int height, int base, int count, const WtaSettings& wta,
-                     bool lr_check, int lr_max_diff, int16_t* disparity_fixed) {
+SelectArgs make_args(int width, int base, int count, const WtaSettings& wta,
+                     uint32_t* right_view_keys, int16_t* disparity_fixed) {
   if (wta.uniqueness < 0 || wta.uniqueness > 99) {
     throw InputError("Uniqueness must lie in 0..99 percent, got " + std::to_string(wta.uniqueness) + ".");
-  }
-  if (lr_max_diff < 0) {
-    throw InputError("LR check: max_diff must not be negative, got " + std::to_string(lr_max_diff) + ".");
   }
   if (count < 1 || count > 256) {
     throw InputError("fused disparity selection supports 1..256 disparities, got " +
                      std::to_string(count) + ".");
   }
-  if (!fused_selection_supported(width)) {
-    throw InputError("fused disparity selection supports rows up to 30000 pixels, got " +
-                     std::to_string(width) + ".");
+  return SelectArgs{width, base, count, wta.uniqueness, wta.subpixel, wta.max_cost,
+                    right_view_keys, disparity_fixed};
+}
+
+void reset_keys(uint32_t* keys, size_t count, cudaStream_t stream) {
+  SV_CUDA_CHECK(cudaMemsetAsync(keys, 0xFF, count * sizeof(uint32_t), stream));
+}
+
+void run_lr_check(int16_t* disparity_fixed, const uint32_t* keys, int width, int height, int base,
+                  int max_diff, cudaStream_t stream) {
+  if (max_diff < 0) {
+    throw InputError("LR check: max_diff must not be negative, got " + std::to_string(max_diff) + ".");
   }
-  return SelectArgs{width, height, base, count, wta.uniqueness, wta.subpixel, wta.max_cost,
-                    lr_check, lr_max_diff, disparity_fixed};
+  const size_t pixels = static_cast<size_t>(width) * height;
+  if (pixels == 0) return;
+  const unsigned blocks = static_cast<unsigned>((pixels + kThreads - 1) / kThreads);
+  lr_check_keys_kernel<<<blocks, kThreads, 0, stream>>>(disparity_fixed, keys, width, height, base,
+                                                        max_diff * kDisparityScale);
+  SV_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
-bool fused_selection_supported(int width) { return width >= 1 && shared_bytes(width) <= 180 * 1024; }
-
 void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
                                       int height, int base, int count, const WtaSettings& wta,
-                                      bool lr_check, int lr_max_diff, int16_t* disparity_fixed,
-                                      cudaStream_t stream) {
-  const SelectArgs args = make_args(width, height, base, count, wta, lr_check, lr_max_diff, disparity_fixed);
-  if (height <= 0) return;
-  const int cells = sgm_path_cells_per_lane(count);
-  const size_t volume = static_cast<size_t>(width) * height * kWarpSize * cells;
+                                      bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
+                                      int16_t* disparity_fixed, cudaStream_t stream) {
+  const SelectArgs args = make_args(width, base, count, wta, lr_check ? right_view_keys : nullptr,
+                                    disparity_fixed);
   if (directions != 4 && directions != 8) {
     throw InputError("SGM paths must be 4 or 8, got " + std::to_string(directions) + ".");
   }
+  if (height <= 0 || width <= 0) return;
+  const size_t volume = static_cast<size_t>(width) * height * kWarpSize * sgm_path_cells_per_lane(count);
+  if (lr_check) reset_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
+  const int cells = sgm_path_cells_per_lane(count);
   if (directions == 4) {
-    if (cells == 2) return launch<2>(PathCostSum<2, 4>{path_costs, volume}, args, stream);
-    if (cells == 4) return launch<4>(PathCostSum<4, 4>{path_costs, volume}, args, stream);
-    return launch<8>(PathCostSum<8, 4>{path_costs, volume}, args, stream);
+    if (cells == 2) launch<2>(PathCostSum<2, 4>{path_costs, volume, width}, args, height, stream);
+    else if (cells == 4) launch<4>(PathCostSum<4, 4>{path_costs, volume, width}, args, height, stream);
+    else launch<8>(PathCostSum<8, 4>{path_costs, volume, width}, args, height, stream);
+  } else {
+    if (cells == 2) launch<2>(PathCostSum<2, 8>{path_costs, volume, width}, args, height, stream);
+    else if (cells == 4) launch<4>(PathCostSum<4, 8>{path_costs, volume, width}, args, height, stream);
+    else launch<8>(PathCostSum<8, 8>{path_costs, volume, width}, args, height, stream);
   }
-  if (cells == 2) return launch<2>(PathCostSum<2, 8>{path_costs, volume}, args, stream);
-  if (cells == 4) return launch<4>(PathCostSum<4, 8>{path_costs, volume}, args, stream);
-  return launch<8>(PathCostSum<8, 8>{path_costs, volume}, args, stream);
+  if (lr_check) run_lr_check(disparity_fixed, right_view_keys, width, height, base, lr_max_diff, stream);
 }
 
 void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,
                                    int count, const WtaSettings& wta, bool lr_check,
-                                   int lr_max_diff, int16_t* disparity_fixed, cudaStream_t stream) {
-  const SelectArgs args = make_args(width, height, base, count, wta, lr_check, lr_max_diff, disparity_fixed);
-  if (height <= 0) return;
+                                   int lr_max_diff, uint32_t* right_view_keys,
+                                   int16_t* disparity_fixed, cudaStream_t stream) {
+  const SelectArgs args = make_args(width, base, count, wta, lr_check ? right_view_keys : nullptr,
+                                    disparity_fixed);
+  if (height <= 0 || width <= 0) return;
+  if (lr_check) reset_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
   const int cells = sgm_path_cells_per_lane(count);
-  if (cells == 2) return launch<2>(Cost16Volume<2>{costs}, args, stream);
-  if (cells == 4) return launch<4>(Cost16Volume<4>{costs}, args, stream);
-  return launch<8>(Cost16Volume<8>{costs}, args, stream);
+  if (cells == 2) launch<2>(Cost16Volume<2>{costs, width}, args, height, stream);
+  else if (cells == 4) launch<4>(Cost16Volume<4>{costs, width}, args, height, stream);
+  else launch<8>(Cost16Volume<8>{costs, width}, args, height, stream);
+  if (lr_check) run_lr_check(disparity_fixed, right_view_keys, width, height, base, lr_max_diff, stream);
 }
 
 }  // namespace sv::cuda

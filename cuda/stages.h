@@ -26,9 +26,14 @@ struct DeviceSearchRange {
   int count = 0;
 };
 
-// census.cu — census_transform.cpp
+// census.cu — census_transform.cpp, for 8-bit, 16-bit and float input (the same overloads and
+// missing-value rules: -1..255, -1..65535; float: NaN always missing, missing_value NaN = none).
 void census_transform(const uint8_t* image, int width, int height, CensusWindow window,
                       int missing_value, CensusCode* out, cudaStream_t stream);
+void census_transform(const uint16_t* image, int width, int height, CensusWindow window,
+                      int missing_value, CensusCode* out, cudaStream_t stream);
+void census_transform(const float* image, int width, int height, CensusWindow window,
+                      float missing_value, CensusCode* out, cudaStream_t stream);
 
 // census_cost.cu — census_cost.cpp
 void census_cost_volume(const CensusCode* left, const CensusCode* right, int width, int height,
@@ -57,17 +62,19 @@ void census_cost_volume_strided(const CensusCode* left, const CensusCode* right,
                                 int height, int uniform_base, int count, int stride, int window_bits,
                                 uint8_t* costs, cudaStream_t stream);
 // disparity_selection.cu — winner_takes_all + right_view_disparity + lr_check fused, for a
-// uniform range [base, base + count), count <= 256, rows with fused_selection_supported(width).
-// From the SGM path volumes above (S = their sum), or from a 16-bit cost volume padded the same
-// way whose 0xFFFF means "no match computed". lr_check false: the WTA alone.
-bool fused_selection_supported(int width);
+// uniform range [base, base + count), count <= 256. From the SGM path volumes above (S = their
+// sum), or from a 16-bit cost volume padded the same way whose 0xFFFF means "no match computed".
+// The right view is gathered as keys (cost << 8 | k, smallest wins) in `right_view_keys`
+// (width * height uint32, scratch), then the LR check runs on them.
+// lr_check false: the WTA alone (keys unused).
 void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
                                       int height, int base, int count, const WtaSettings& wta,
-                                      bool lr_check, int lr_max_diff, int16_t* disparity_fixed,
-                                      cudaStream_t stream);
+                                      bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
+                                      int16_t* disparity_fixed, cudaStream_t stream);
 void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,
                                    int count, const WtaSettings& wta, bool lr_check,
-                                   int lr_max_diff, int16_t* disparity_fixed, cudaStream_t stream);
+                                   int lr_max_diff, uint32_t* right_view_keys,
+                                   int16_t* disparity_fixed, cudaStream_t stream);
 
 // block_matching.cu — block_matching.cpp
 void sad_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,

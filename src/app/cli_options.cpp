@@ -1,5 +1,6 @@
 #include "src/app/cli_options.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <sstream>
 #include <tuple>
@@ -24,6 +25,21 @@ int parse_count(const std::string& flag, const std::string& value, int lo, int h
                      std::to_string(hi) + ", got \"" + value + "\"");
   }
   return static_cast<int>(v);
+}
+
+double parse_number(const std::string& flag, const std::string& value, double lo, double hi) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end != '\0' || !(v >= lo && v <= hi)) {
+    std::ostringstream range;
+    range << lo << ".." << hi;
+    throw UsageError(flag + " expects a number in " + range.str() + ", got \"" + value + "\"");
+  }
+  return v;
+}
+
+bool is_whole_number(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
 std::pair<int, int> parse_size(const std::string& flag, const std::string& v) {
@@ -73,16 +89,34 @@ std::string usage_text() {
          "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json]\n"
          "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
          "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
-         "  stereoview --list-algorithms | --help | --version\n\n"
+         "  stereoview --list-algorithms | --list-cameras | --help | --version\n\n"
          "Source (default: the built-in synthetic scene):\n"
          "  --source synthetic        procedurally rendered scene with ground truth\n"
          "  --size WxH                synthetic scene size (default 640x480)\n"
          "  --seed N                  synthetic scene seed (default 1)\n"
-         "  --left FILE --right FILE  a rectified image pair (PNG, JPEG, PGM, PPM)\n\n"
+         "  --left L --right R        two views, each a single image (PNG, JPEG, PGM, PPM...),\n"
+         "                            an image sequence (a printf pattern like left_%04d.png, or a\n"
+         "                            folder of images) or a video file (avi, mp4, mkv...)\n"
+         "  --sbs FILE | --tb FILE    one video holding both views side by side / top-bottom\n"
+         "  --camera N [M]            V4L2 camera N (a side-by-side stereo webcam), or N and M as\n"
+         "                            left and right cameras paired by timestamp\n"
+         "  --uvc VID:PID[:SERIAL]    a stereo UVC camera through libuvc (ids in hex)\n"
+         "  --dataset DIR             the pairs of a Middlebury or KITTI folder\n"
+         "  --list-cameras            list the attached cameras and exit\n"
+         "  --camera-size WxH         camera frame size (the packed frame for a stereo webcam)\n"
+         "  --camera-fps N            camera frame rate\n"
+         "  --camera-format F         MJPG or YUYV\n"
+         "  --exposure N | --gain N   UVC manual exposure (100 us units) and gain\n"
+         "  --calib FILE              OpenCV YAML/XML calibration: rectify the input with it\n"
+         "  --rectify-alpha A         0 keeps only valid pixels (default), 1 every source pixel\n"
+         "  --loop                    play a file source again and again\n"
+         "  --realtime                play a file at its own frame rate (default: as fast as\n"
+         "                            possible)\n\n"
          "Running:\n"
          "  --headless                no window (the viewer is not built yet: always headless)\n"
          "  --engine cpu|cuda|auto    stereo engine (default auto: CUDA when a device is present)\n"
-         "  --frames N                frames to process (default 1)\n"
+         "  --frames N                frames to process (default: every frame of a file source,\n"
+         "                            1 of the synthetic scene or a camera)\n"
          "  --out DIR                 write each disparity as PFM and a colorized PNG into DIR\n"
          "  --colormap NAME           turbo, jet, inferno or gray (default turbo)\n"
          "  --preset FILE             load parameters (key = value lines); flags override it\n"
@@ -110,6 +144,7 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   ArgCursor args(argc, argv);
   std::vector<std::pair<std::string, std::string>> param_flags;
   std::string preset_path;
+  std::vector<std::string> sources_named;  // source flags, to refuse two sources at once
 
   if (!args.done() && args.peek() == "eval") {
     args.next();
@@ -143,8 +178,59 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       options.source = args.value_for(flag, inline_value);
       if (options.source != "synthetic") {
         throw UsageError("--source: unknown source \"" + options.source +
-                         "\" (available: synthetic; or give --left and --right)");
+                         "\" (available: synthetic; or give --left and --right, --sbs, --tb, "
+                         "--camera, --uvc or --dataset)");
       }
+    } else if (flag == "--list-cameras") {
+      options.command = CliCommand::ListCameras;
+    } else if (flag == "--sbs" || flag == "--tb") {
+      sources_named.push_back(flag);
+      options.source = key;
+      options.packed_video_path = args.value_for(flag, inline_value);
+    } else if (flag == "--camera") {
+      sources_named.push_back(flag);
+      options.source = "camera";
+      std::string value = args.value_for(flag, inline_value);
+      if (inline_value.empty() && args.peek_is_value() && is_whole_number(args.peek())) {
+        value += "," + args.next();
+      }
+      options.cameras.clear();
+      for (const auto& item : split_list(value)) {
+        options.cameras.push_back(parse_count(flag, item, 0, 255));
+      }
+      if (options.cameras.size() > 2) throw UsageError("--camera takes one or two device numbers");
+    } else if (flag == "--uvc") {
+      sources_named.push_back(flag);
+      options.source = "uvc";
+      options.uvc_device = args.value_for(flag, inline_value);
+    } else if (flag == "--camera-size") {
+      std::tie(options.camera_width, options.camera_height) =
+          parse_size(flag, args.value_for(flag, inline_value));
+    } else if (flag == "--camera-fps") {
+      options.camera_fps = parse_number(flag, args.value_for(flag, inline_value), 1, 1000);
+    } else if (flag == "--camera-format") {
+      options.camera_format = args.value_for(flag, inline_value);
+      for (char& c : options.camera_format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (options.camera_format == "MJPEG") options.camera_format = "MJPG";
+      if (options.camera_format == "YUY2") options.camera_format = "YUYV";
+      if (options.camera_format != "MJPG" && options.camera_format != "YUYV") {
+        throw UsageError("--camera-format must be MJPG or YUYV, got \"" + options.camera_format + "\"");
+      }
+    } else if (flag == "--exposure") {
+      options.exposure = parse_count(flag, args.value_for(flag, inline_value), 0, 1000000);
+    } else if (flag == "--gain") {
+      options.gain = parse_count(flag, args.value_for(flag, inline_value), 0, 65535);
+    } else if (flag == "--calib") {
+      options.calib_path = args.value_for(flag, inline_value);
+    } else if (flag == "--rectify-alpha") {
+      options.rectify_alpha = parse_number(flag, args.value_for(flag, inline_value), -1, 1);
+      if (options.rectify_alpha < 0 && options.rectify_alpha != -1) {
+        throw UsageError("--rectify-alpha must be in 0..1, or -1 for OpenCV's default");
+      }
+    } else if (flag == "--loop") {
+      options.loop = true;
+    } else if (flag == "--realtime") {
+      options.realtime = true;
     } else if (flag == "--left") {
       options.left_path = args.value_for(flag, inline_value);
     } else if (flag == "--right") {
@@ -160,6 +246,7 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       }
     } else if (flag == "--frames") {
       options.frames = parse_count(flag, args.value_for(flag, inline_value), 1, 1000000);
+      options.frames_given = true;
     } else if (flag == "--out") {
       options.out_dir = args.value_for(flag, inline_value);
     } else if (flag == "--colormap") {
@@ -228,7 +315,19 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     if (options.left_path.empty() != options.right_path.empty()) {
       throw UsageError("--left and --right must be given together");
     }
-    if (!options.left_path.empty()) options.source = "files";
+    if (!options.left_path.empty()) {
+      options.source = "files";
+      sources_named.push_back("--left/--right");
+    }
+    if (!options.dataset_dir.empty()) {
+      options.source = "dataset";
+      sources_named.push_back("--dataset");
+    }
+    if (sources_named.size() > 1) {
+      std::string names;
+      for (const auto& n : sources_named) names += (names.empty() ? "" : ", ") + n;
+      throw UsageError("one source at a time: got " + names);
+    }
   }
   if (options.command == CliCommand::Eval && options.dataset_dir.empty()) {
     throw UsageError("eval needs --dataset DIR");

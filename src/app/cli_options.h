@@ -15,22 +15,45 @@ class UsageError : public InputError {
   using InputError::InputError;
 };
 
-enum class CliCommand { Run, Eval, Bench, Help, Version, ListAlgorithms, SavePreset };
+enum class CliCommand { Run, Eval, Bench, Help, Version, ListAlgorithms, ListCameras, SavePreset };
 
 struct CliOptions {
   CliCommand command = CliCommand::Run;
   bool headless = false;
 
-  // Source: the synthetic scene unless --left/--right name an image pair.
+  // Source: the synthetic scene unless one other source is named. `source` is one of
+  // "synthetic", "files" (--left/--right: images, image sequences or videos), "sbs"/"tb" (one
+  // packed video), "camera" (V4L2), "uvc", "dataset" (--dataset without eval).
   std::string source = "synthetic";
   std::string left_path;
   std::string right_path;
+  std::string packed_video_path;  // --sbs / --tb
+  std::vector<int> cameras;       // --camera N [M]
+  std::string uvc_device;         // --uvc VID:PID[:SERIAL]
   int width = 640;   // synthetic scene size
   int height = 480;
   unsigned seed = 1;
 
+  // Cameras (V4L2 and UVC): requested size, rate and pixel format (0 / empty: the camera's own).
+  int camera_width = 0;
+  int camera_height = 0;
+  double camera_fps = 0.0;
+  std::string camera_format;  // "MJPG" or "YUYV"
+  int exposure = -1;          // UVC manual exposure, 100 us units; -1: automatic
+  int gain = -1;              // UVC gain; -1: unchanged
+
+  // Rectification: an OpenCV calibration file, and stereoRectify's alpha.
+  std::string calib_path;
+  double rectify_alpha = 0.0;
+
+  // Playback: --loop plays a file source again and again; --realtime paces it at its own rate
+  // (headless runs go as fast as possible otherwise).
+  bool loop = false;
+  bool realtime = false;
+
   std::string engine = "auto";
-  int frames = 1;
+  int frames = 1;            // with a file source and no --frames: every frame of the file
+  bool frames_given = false;  // --frames was on the command line
   std::string out_dir;
   std::string colormap = "turbo";
 

@@ -3,6 +3,7 @@
 
 #include "src/app/cli_options.h"
 #include "src/app/headless_runner.h"
+#include "src/app/source_factory.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
@@ -25,6 +26,9 @@ int run(const sv::CliOptions& options) {
       return 0;
     case sv::CliCommand::ListAlgorithms:
       for (const auto& a : sv::algorithm_registry()) std::cout << a.name << "  " << a.summary << "\n";
+      return 0;
+    case sv::CliCommand::ListCameras:
+      std::cout << sv::describe_attached_cameras();
       return 0;
     case sv::CliCommand::SavePreset:
       sv::save_preset_file(options.save_preset_path, options.params);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "src/app/frame_source.h"
+#include "src/core/frame_source.h"
 #include "src/core/synthetic_scene.h"
 
 namespace sv {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "src/core/image.h"
 #include "src/core/stereo_params.h"
@@ -26,5 +27,15 @@ using CensusImage = Image<CensusCode>;
 // `missing_value` >= 0 marks input pixels with that value as missing (no data); -1: none missing.
 // Throws InputError for a missing_value outside -1..255.
 CensusImage census_transform(const ImageU8& image, CensusWindow window, int missing_value = -1);
+
+// 16-bit input, compared on the full 16-bit values. Throws InputError for a missing_value outside
+// -1..65535.
+CensusImage census_transform(const ImageU16& image, CensusWindow window, int missing_value = -1);
+
+// Float input, compared as floats. A NaN pixel is always missing; `missing_value` (not NaN)
+// designates one more value as missing (compared with ==, so 0 also marks -0). The default NaN
+// designates nothing beyond the NaNs.
+CensusImage census_transform(const ImageF32& image, CensusWindow window,
+                             float missing_value = std::numeric_limits<float>::quiet_NaN());
 
 }  // namespace sv

@@ -6,8 +6,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,8 +88,58 @@ ImageI16 varied_bases(Size size, uint32_t seed) {
   return base;
 }
 
-std::vector<CensusCode> gpu_census(const ImageU8& image, CensusWindow window, int missing) {
-  GuardedDeviceArray<uint8_t> in(image.size(), image.data());
+// A 16-bit texture that exercises every bit of the value: full-range values, clusters that differ
+// only in the low byte or only in the high byte of 1000 (an 8-bit cast would merge them), runs of
+// equal values, and `missing` scattered and as a block (-1: none).
+ImageU16 texture16_with_missing(Size size, uint32_t seed, int missing) {
+  ImageU16 image(size.width, size.height);
+  for (int y = 0; y < size.height; ++y) {
+    for (int x = 0; x < size.width; ++x) {
+      const int kind = test::hash_value(x, y, seed) % 4;
+      const int a = test::hash_value(x, y, seed + 1);
+      const int b = test::hash_value(x, y, seed + 2);
+      int v = (a << 8) | b;                          // full range
+      if (kind == 1) v = 1000 + 256 * (a % 8 - 3);   // same low byte as 1000
+      if (kind == 2) v = 768 + b;                    // same high byte as 1000
+      if (kind == 3) v = 1000 + a % 3 - 1;           // 999, 1000, 1001
+      if (missing >= 0 && (test::hash_value(x, y, seed + 3) < 20 ||
+                           (x >= 3 && x < 9 && y >= 2 && y < 6))) {
+        v = missing;
+      }
+      image.at(x, y) = static_cast<uint16_t>(v);
+    }
+  }
+  return image;
+}
+
+// A float texture with fractions close together, both zeros, subnormals, infinities, NaNs and
+// `designated` (a missing value, or NaN for none) scattered and as a block.
+ImageF32 texture_float_with_missing(Size size, uint32_t seed, float designated) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const float special[] = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(), -1e-40f,
+                           kInf, -kInf, std::numeric_limits<float>::quiet_NaN(), 1.0f,
+                           std::nextafter(1.0f, 2.0f), std::nextafter(1.0f, 0.0f)};
+  ImageF32 image(size.width, size.height);
+  for (int y = 0; y < size.height; ++y) {
+    for (int x = 0; x < size.width; ++x) {
+      const int kind = test::hash_value(x, y, seed);
+      const int a = test::hash_value(x, y, seed + 1);
+      const int b = test::hash_value(x, y, seed + 2);
+      float v = (((a << 8) | b) - 32768) / 64.0f;          // -512 .. 512 in steps of 1/64
+      if (kind < 40) v = special[a % 10];
+      if (kind >= 200) v = 1.0f + (a % 5 - 2) * 1e-7f;     // neighbours of 1 a few ulps apart
+      if (test::hash_value(x, y, seed + 3) < 20 || (x >= 3 && x < 9 && y >= 2 && y < 6)) {
+        v = designated;  // NaN when nothing is designated: the always-missing value
+      }
+      image.at(x, y) = v;
+    }
+  }
+  return image;
+}
+
+template <typename Pixel, typename Missing>
+std::vector<CensusCode> gpu_census(const Image<Pixel>& image, CensusWindow window, Missing missing) {
+  GuardedDeviceArray<Pixel> in(image.size(), image.data());
   GuardedDeviceArray<CensusCode> out(image.size());
   cuda::census_transform(in.data(), image.width(), image.height(), window, missing, out.data(), 0);
   SV_CUDA_CHECK(cudaStreamSynchronize(0));
@@ -96,14 +148,18 @@ std::vector<CensusCode> gpu_census(const ImageU8& image, CensusWindow window, in
   return out.download();
 }
 
+std::string case_name(CensusWindow window, Size size) {
+  return std::string(census_window_name(window)) + " " + std::to_string(size.width) + "x" +
+         std::to_string(size.height);
+}
+
 TEST(GpuCensus, MatchesCpuForEveryWindowWithAndWithoutMissingPixels) {
   SV_REQUIRE_CUDA_DEVICE();
   for (const Size size : {kSmall, kMedium}) {
     const ImageU8 plain = test::random_texture(size.width, size.height, 7);
     const ImageU8 holed = texture_with_missing(size, 11, 0);
     for (const CensusWindow window : kWindows) {
-      const std::string what = std::string(census_window_name(window)) + " " +
-                               std::to_string(size.width) + "x" + std::to_string(size.height);
+      const std::string what = case_name(window, size);
       expect_identical(gpu_census(plain, window, -1), to_vector(census_transform(plain, window, -1)),
                        what + " no missing");
       expect_identical(gpu_census(holed, window, 0), to_vector(census_transform(holed, window, 0)),
@@ -115,9 +171,53 @@ TEST(GpuCensus, MatchesCpuForEveryWindowWithAndWithoutMissingPixels) {
   }
 }
 
+TEST(GpuCensus, SixteenBitMatchesCpuForEveryWindowWithAndWithoutMissingPixels) {
+  SV_REQUIRE_CUDA_DEVICE();
+  for (const Size size : {kSmall, kMedium}) {
+    const ImageU16 plain = texture16_with_missing(size, 13, -1);
+    for (const CensusWindow window : kWindows) {
+      const std::string what = case_name(window, size) + " 16-bit";
+      expect_identical(gpu_census(plain, window, -1), to_vector(census_transform(plain, window, -1)),
+                       what + " no missing");
+      // Missing values above the byte range, one of them the top value; 1000 also occurs as
+      // texture, and 1000 + 256 shares its low byte (must stay valid).
+      for (const int missing : {1000, 65535, 0}) {
+        const ImageU16 holed = texture16_with_missing(size, 17, missing);
+        expect_identical(gpu_census(holed, window, missing),
+                         to_vector(census_transform(holed, window, missing)),
+                         what + " missing " + std::to_string(missing));
+      }
+    }
+  }
+}
+
+TEST(GpuCensus, FloatMatchesCpuForEveryWindowWithNaNsAndDesignatedMissingValues) {
+  SV_REQUIRE_CUDA_DEVICE();
+  constexpr float kNone = std::numeric_limits<float>::quiet_NaN();
+  for (const Size size : {kSmall, kMedium}) {
+    for (const CensusWindow window : kWindows) {
+      const std::string what = case_name(window, size) + " float";
+      // NaN only; -1 designated (NaNs still missing); 0 designated (covers -0 too).
+      for (const float designated : {kNone, -1.0f, 0.0f}) {
+        const ImageF32 image = texture_float_with_missing(size, 19, designated);
+        expect_identical(gpu_census(image, window, designated),
+                         to_vector(census_transform(image, window, designated)),
+                         what + " designated " + std::to_string(designated));
+      }
+    }
+  }
+}
+
 TEST(GpuCensus, RejectsAnInvalidMissingValue) {
   SV_REQUIRE_CUDA_DEVICE();
-  EXPECT_THROW(cuda::census_transform(nullptr, 4, 4, CensusWindow::W5x5, 256, nullptr, 0),
+  EXPECT_THROW(cuda::census_transform(static_cast<const uint8_t*>(nullptr), 4, 4,
+                                      CensusWindow::W5x5, 256, nullptr, 0),
+               InputError);
+  EXPECT_THROW(cuda::census_transform(static_cast<const uint16_t*>(nullptr), 4, 4,
+                                      CensusWindow::W5x5, 65536, nullptr, 0),
+               InputError);
+  EXPECT_THROW(cuda::census_transform(static_cast<const uint16_t*>(nullptr), 4, 4,
+                                      CensusWindow::W5x5, -2, nullptr, 0),
                InputError);
 }
 

@@ -109,10 +109,13 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
   GuardedDeviceArray<uint8_t> path_costs(pixels * padded * c.paths);
   cuda::sgm_path_costs(volume.data(), d_left.data(), w, h, c.base, c.count, sgm, path_costs.data(), nullptr);
   GuardedDeviceArray<int16_t> disparity(pixels);
+  GuardedDeviceArray<uint32_t> keys(pixels);
   cuda::select_disparity_from_path_costs(path_costs.data(), c.paths, w, h, c.base, c.count, wta,
-                                         c.lr, 1, disparity.data(), nullptr);
+                                         c.lr, 1, keys.data(), disparity.data(), nullptr);
   SV_CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_TRUE(path_costs.guards_intact() && disparity.guards_intact() && volume.guards_intact()) << c;
+  EXPECT_TRUE(path_costs.guards_intact() && disparity.guards_intact() && volume.guards_intact() &&
+              keys.guards_intact())
+      << c;
 
   // The padded volume holds the reference costs, and kMaxMatchCost in the padding.
   const CostVolume<uint8_t> reference_costs = census_cost_volume(census_l, census_r, range);
@@ -200,12 +203,13 @@ TEST(FusedSelection, Costs16EqualTheReference) {
         if (lr) lr_check(expected, right_view_disparity(costs), 1);
         GuardedDeviceArray<uint16_t> d_costs(device_layout.size(), device_layout.data());
         GuardedDeviceArray<int16_t> disparity(static_cast<size_t>(w) * h);
+        GuardedDeviceArray<uint32_t> keys(static_cast<size_t>(w) * h);
         cuda::select_disparity_from_costs16(d_costs.data(), w, h, base, count, wta, lr, 1,
-                                            disparity.data(), nullptr);
+                                            keys.data(), disparity.data(), nullptr);
         SV_CUDA_CHECK(cudaDeviceSynchronize());
         EXPECT_EQ(disparity.download(), expected.pixels())
             << "count " << count << " uniqueness " << uniqueness << " lr " << lr;
-        EXPECT_TRUE(disparity.guards_intact());
+        EXPECT_TRUE(disparity.guards_intact() && keys.guards_intact());
       }
     }
   }

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <random>
 
 #include "src/core/census_cost.h"
@@ -121,6 +122,158 @@ TEST(CensusTransform, MissingCentreHasEmptyCodeAndNeverMatches) {
 TEST(CensusTransform, RejectsBadMissingValue) {
   EXPECT_THROW(census_transform(ImageU8(4, 4), CensusWindow::W5x5, 256), InputError);
   EXPECT_THROW(census_transform(ImageU8(4, 4), CensusWindow::W5x5, -2), InputError);
+}
+
+// 16-bit input is compared on the full 16-bit values.
+TEST(CensusTransform16, HandComputedPatternAboveTheByteRange) {
+  const std::initializer_list<int> values = {999, 1000,  1001, 744,  1256,  //
+                                             0,   65535, 800,  1023, 1024,  //
+                                             768, 767,   1000, 488,  1512,  //
+                                             999, 999,   1001, 1001, 5,     //
+                                             1000, 1000, 1000, 1000, 1000};
+  ImageU16 image(5, 5);
+  int i = 0;
+  for (int v : values) image.data()[i++] = static_cast<uint16_t>(v);
+  const CensusCode c = census_transform(image, CensusWindow::W5x5).at(2, 2);
+  // bit = neighbour < 1000: 999 744 | 0 800 | 768 767 . 488 | 999 999 5
+  //   -> bits 0 3 | 5 7 | 10 11 12 | 14 15 18. 744 and 488 share 1000's low byte (0xE8) and
+  //   768 767 800 share its high byte: a cast to 8 bits either way would lose some of them.
+  const uint64_t expected = (1u << 0) | (1u << 3) | (1u << 5) | (1u << 7) | (1u << 10) |
+                            (1u << 11) | (1u << 12) | (1u << 14) | (1u << 15) | (1u << 18);
+  EXPECT_EQ(expected, 0x4DCA9u);
+  EXPECT_EQ(c.bits[0], expected);
+  EXPECT_EQ(c.bits[1], 0u);
+  EXPECT_EQ(c.valid[0], (uint64_t{1} << 24) - 1);
+
+  ImageU8 low_bytes(5, 5), high_bytes(5, 5);
+  for (size_t p = 0; p < image.size(); ++p) {
+    low_bytes.data()[p] = static_cast<uint8_t>(image.data()[p] & 0xFF);
+    high_bytes.data()[p] = static_cast<uint8_t>(image.data()[p] >> 8);
+  }
+  EXPECT_NE(census_transform(low_bytes, CensusWindow::W5x5).at(2, 2).bits[0], expected);
+  EXPECT_NE(census_transform(high_bytes, CensusWindow::W5x5).at(2, 2).bits[0], expected);
+}
+
+TEST(CensusTransform16, MissingValueAboveTheByteRangeMatchesExactly) {
+  ImageU16 image(5, 5, 1000);
+  image.at(0, 0) = 300;  // missing
+  image.at(1, 0) = 556;  // same low byte as 300, not missing, less than 1000: bit 1
+  image.at(2, 0) = 300 + 65536 / 2;  // not missing, greater
+  const CensusCode c = census_transform(image, CensusWindow::W5x5, 300).at(2, 2);
+  EXPECT_EQ(c.bits[0], 0b10u);
+  EXPECT_EQ(c.valid[0], (uint64_t{1} << 24) - 2);
+
+  // The top value can be the missing one; a missing centre has an all-zero code.
+  ImageU16 top(7, 7, 7);
+  top.at(3, 3) = 65535;
+  EXPECT_EQ(census_transform(top, CensusWindow::W5x5, 65535).at(3, 3), CensusCode{});
+  EXPECT_EQ(census_transform(top, CensusWindow::W5x5, -1).at(3, 3).bits[0],
+            (uint64_t{1} << 24) - 1);  // not missing: every neighbour (7) is less
+  // (3, 3) is (+1, +1) of (2, 2): window position 3 * 5 + 3 = 18, bit 17 after the centre.
+  EXPECT_EQ(census_transform(top, CensusWindow::W5x5, 65535).at(2, 2).valid[0],
+            ((uint64_t{1} << 24) - 1) & ~(uint64_t{1} << 17));
+}
+
+TEST(CensusTransform16, EqualsTheEightBitTransformOnByteValues) {
+  const ImageU8 image8 = random_image(23, 19, 8);
+  ImageU16 image16(23, 19);
+  for (size_t p = 0; p < image8.size(); ++p) image16.data()[p] = image8.data()[p];
+  for (CensusWindow window : {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x7,
+                              CensusWindow::W9x9}) {
+    for (int missing : {-1, 0, 77}) {
+      EXPECT_EQ(census_transform(image16, window, missing), census_transform(image8, window, missing))
+          << census_window_name(window) << " missing " << missing;
+    }
+  }
+}
+
+TEST(CensusTransform16, RejectsBadMissingValue) {
+  EXPECT_THROW(census_transform(ImageU16(4, 4), CensusWindow::W5x5, 65536), InputError);
+  EXPECT_THROW(census_transform(ImageU16(4, 4), CensusWindow::W5x5, -2), InputError);
+  EXPECT_NO_THROW(census_transform(ImageU16(4, 4), CensusWindow::W5x5, 65535));
+}
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// Float input is compared as floats: fractions, signed zeros, infinities and subnormals.
+TEST(CensusTransformFloat, HandComputedPatternOfFractionsAndSpecialValues) {
+  const std::initializer_list<float> values = {0.25f, 0.75f,  0.5f,   -0.0f,  kInf,     //
+                                               -kInf, 1e-40f, 0.4999999f, 0.5000001f, 0.5f,  //
+                                               0.0f,  -1e30f, 0.5f,   0.49f,  0.51f,    //
+                                               0.5f,  0.5f,   0.5f,   0.5f,   0.5f,     //
+                                               0.5f,  0.5f,   0.5f,   0.5f,   0.1f};
+  ImageF32 image(5, 5);
+  int i = 0;
+  for (float v : values) image.data()[i++] = v;
+  const CensusCode c = census_transform(image, CensusWindow::W5x5).at(2, 2);
+  // bit = neighbour < 0.5: 0.25 -0 | -inf 1e-40 0.4999999 | 0 -1e30 . 0.49 | ... | 0.1
+  //   -> bits 0 3 | 5 6 7 | 10 11 12 | 23. Rounded to integers, most would equal the centre.
+  const uint64_t expected = (1u << 0) | (1u << 3) | (1u << 5) | (1u << 6) | (1u << 7) |
+                            (1u << 10) | (1u << 11) | (1u << 12) | (1u << 23);
+  EXPECT_EQ(expected, 0x801CE9u);
+  EXPECT_EQ(c.bits[0], expected);
+  EXPECT_EQ(c.valid[0], (uint64_t{1} << 24) - 1);
+}
+
+TEST(CensusTransformFloat, SignedZerosAreEqualAndSubnormalsAreNotFlushed) {
+  ImageF32 image(3, 3, 0.0f);
+  image.at(0, 0) = -0.0f;
+  image.at(2, 2) = std::numeric_limits<float>::denorm_min();
+  // Centre +0: -0 is equal (bit 0 clear), the smallest subnormal is greater.
+  EXPECT_EQ(census_transform(image, CensusWindow::W5x5).at(1, 1).bits[0], 0u);
+  // Centre the subnormal: every other pixel (0 or -0) is less. Its window's 8 inside neighbours
+  // are at (dx, dy) in -2..0: bits 0 1 2 | 5 6 7 | 10 11.
+  const CensusCode c = census_transform(image, CensusWindow::W5x5).at(2, 2);
+  EXPECT_EQ(c.valid[0], uint64_t{(7u << 0) | (7u << 5) | (3u << 10)});
+  EXPECT_EQ(c.bits[0], c.valid[0]);
+}
+
+TEST(CensusTransformFloat, NaNCentreHasAnAllZeroCode) {
+  ImageF32 image(7, 7, 3.0f);
+  image.at(0, 0) = 1.0f;
+  image.at(3, 3) = kNaN;
+  const CensusImage codes = census_transform(image, CensusWindow::W7x7);
+  EXPECT_EQ(codes.at(3, 3), CensusCode{});
+  EXPECT_EQ(census_cost(codes.at(3, 3), codes.at(3, 3)), kMaxMatchCost);
+  // Also with a designated missing value that is not NaN.
+  EXPECT_EQ(census_transform(image, CensusWindow::W7x7, 3.0f).at(3, 3), CensusCode{});
+}
+
+TEST(CensusTransformFloat, NaNAndDesignatedNeighboursClearTheirBits) {
+  ImageF32 image(5, 5, 10.0f);
+  image.at(0, 0) = kNaN;     // bit 0: always missing
+  image.at(1, 0) = -1.0f;    // bit 1: missing only when designated
+  image.at(2, 0) = 2.0f;     // bit 2: less, never missing
+  image.at(3, 0) = -0.0f;    // bit 3: missing when 0 is designated (== ignores the sign)
+  const uint64_t all = (uint64_t{1} << 24) - 1;
+  const CensusCode plain = census_transform(image, CensusWindow::W5x5).at(2, 2);
+  EXPECT_EQ(plain.valid[0], all & ~uint64_t{0b1});
+  EXPECT_EQ(plain.bits[0], 0b1110u);
+  const CensusCode minus_one = census_transform(image, CensusWindow::W5x5, -1.0f).at(2, 2);
+  EXPECT_EQ(minus_one.valid[0], all & ~uint64_t{0b11});
+  EXPECT_EQ(minus_one.bits[0], 0b1100u);
+  const CensusCode zero = census_transform(image, CensusWindow::W5x5, 0.0f).at(2, 2);
+  EXPECT_EQ(zero.valid[0], all & ~uint64_t{0b1001});
+  EXPECT_EQ(zero.bits[0], 0b0110u);
+}
+
+TEST(CensusTransformFloat, EqualsTheEightBitTransformOnIntegralValues) {
+  const ImageU8 image8 = random_image(21, 17, 9);
+  ImageF32 image_f(21, 17);
+  for (size_t p = 0; p < image8.size(); ++p) image_f.data()[p] = image8.data()[p];
+  for (CensusWindow window : {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x7,
+                              CensusWindow::W9x9}) {
+    EXPECT_EQ(census_transform(image_f, window), census_transform(image8, window, -1))
+        << census_window_name(window);
+    EXPECT_EQ(census_transform(image_f, window, 0.0f), census_transform(image8, window, 0))
+        << census_window_name(window);
+    // NaN holes behave exactly like holes of a designated value.
+    ImageF32 with_nan = image_f;
+    for (float& v : with_nan.pixels()) if (v == 0.0f) v = kNaN;
+    EXPECT_EQ(census_transform(with_nan, window), census_transform(image8, window, 0))
+        << census_window_name(window);
+  }
 }
 
 TEST(CensusCost, HandCases) {

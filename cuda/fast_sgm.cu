@@ -1,0 +1,34 @@
+#include "cuda/fast_sgm.h"
+
+#include "cuda/cuda_check.h"
+#include "cuda/stages.h"
+
+namespace sv::cuda {
+
+bool FastSgm::supports(int width, int count, const SgmSettings& sgm) {
+  return width >= 1 && sgm_path_costs_supported(count, sgm);
+}
+
+void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, const std::string& prefix) {
+  const size_t pixels = static_cast<size_t>(f.width) * f.height;
+  const size_t stride = static_cast<size_t>(32) * sgm_path_cells_per_lane(f.count);
+  costs_.reserve(pixels * stride);
+  volumes_.reserve(pixels * stride * f.sgm.paths);
+  right_view_keys_.reserve(pixels);
+
+  events.begin(prefix + "cost");
+  census_cost_volume_strided(f.census_left, f.census_right, f.width, f.height, f.base, f.count,
+                             static_cast<int>(stride), f.window_bits, costs_.data(), stream);
+  events.end();
+  events.begin(prefix + "sgm");
+  sgm_path_costs(costs_.data(), f.guide, f.width, f.height, f.base, f.count, f.sgm, volumes_.data(),
+                 stream);
+  events.end();
+  events.begin(prefix + (f.lr_check ? "wta+lr" : "wta"));
+  select_disparity_from_path_costs(volumes_.data(), f.sgm.paths, f.width, f.height, f.base, f.count,
+                                   f.wta, f.lr_check, f.lr_max_diff, right_view_keys_.data(),
+                                   f.disparity_fixed, stream);
+  events.end();
+}
+
+}  // namespace sv::cuda

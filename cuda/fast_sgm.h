@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda/device_buffer.h"
+#include "cuda/stage_events.h"
+#include "src/core/census_transform.h"
+#include "src/core/sgm_aggregation.h"
+#include "src/core/winner_takes_all.h"
+
+namespace sv::cuda {
+
+// Census-SGM for a uniform search range with 8-bit path costs (sgm_path_costs.cu) and the fused
+// selection (disparity_selection.cu): the CPU reference's disparities, bit for bit. It owns the
+// padded cost volume, the per-direction path volumes and the right-view keys, grown once.
+//
+// Measured on the H100 (tests/gpu/RESULTS.md): a schedule in bands of rows that kept each band's
+// costs and up-going path costs in L2 was correct but no faster (equal at 1920x1080 D256, 18 %
+// slower at D128: its many small launches and short paths cost what the saved traffic gained),
+// so every direction runs in one launch over the whole frame.
+class FastSgm {
+ public:
+  FastSgm() = default;
+  FastSgm(const FastSgm&) = delete;
+  FastSgm& operator=(const FastSgm&) = delete;
+
+  // Whether this class handles the case (otherwise the general stages must).
+  static bool supports(int width, int count, const SgmSettings& sgm);
+
+  struct Frame {
+    const CensusCode* census_left;
+    const CensusCode* census_right;
+    int window_bits;       // comparison bits of the census window
+    const uint8_t* guide;  // left image (adaptive P2)
+    int width, height;
+    int base, count;       // uniform range
+    SgmSettings sgm;
+    WtaSettings wta;
+    bool lr_check;
+    int lr_max_diff;
+    int16_t* disparity_fixed;  // out
+  };
+  // Queues the frame on `stream`, recording stages as prefix + "cost" / "sgm" / ... in `events`.
+  void run(const Frame& frame, cudaStream_t stream, StageEvents& events, const std::string& prefix);
+
+ private:
+  DeviceBuffer<uint8_t> costs_;
+  DeviceBuffer<uint8_t> volumes_;  // one path volume per direction
+  DeviceBuffer<uint32_t> right_view_keys_;
+};
+
+}  // namespace sv::cuda

@@ -1,0 +1,219 @@
+#include "src/app/param_script.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "src/core/algorithm_registry.h"
+#include "src/core/colorize.h"
+#include "src/core/error.h"
+#include "src/core/param_table.h"
+#include "src/core/stereo_params.h"
+
+namespace sv {
+namespace {
+
+std::vector<std::string> split_words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  std::string word;
+  while (in >> word) words.push_back(word);
+  return words;
+}
+
+bool parse_number(const std::string& text, double& value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return *end == '\0' && std::isfinite(value);
+}
+
+std::string join(const std::vector<std::string>& words, size_t from) {
+  std::string out;
+  for (size_t i = from; i < words.size(); ++i) out += (out.empty() ? "" : " ") + words[i];
+  return out;
+}
+
+class LineParser {
+ public:
+  LineParser(const std::string& origin, int line) : origin_(origin), line_(line) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(origin_ + ":" + std::to_string(line_) + ": " + what);
+  }
+
+  ScriptEvent parse(const std::vector<std::string>& words) {
+    ScriptEvent event;
+    event.line = line_;
+    if (words[0] != "at") fail("a line starts with \"at <seconds>\" or \"at frame <n>\", not \"" + words[0] + "\"");
+    size_t next = 1;
+    if (next < words.size() && words[next] == "frame") {
+      event.trigger = ScriptTrigger::Frame;
+      ++next;
+      if (next >= words.size()) fail("\"at frame\" needs a frame count");
+      double frames = 0.0;
+      if (!parse_number(words[next], frames) || frames < 0 || frames != std::floor(frames)) {
+        fail("\"" + words[next] + "\" is not a frame count (a whole number >= 0)");
+      }
+      event.at = frames;
+    } else {
+      if (next >= words.size()) fail("\"at\" needs a time in seconds");
+      std::string time = words[next];
+      if (time.size() > 1 && time.back() == 's') time.pop_back();
+      double seconds = 0.0;
+      if (!parse_number(time, seconds) || seconds < 0) {
+        fail("\"" + words[next] + "\" is not a time in seconds (e.g. 5, 2.5 or 5s)");
+      }
+      event.at = seconds;
+    }
+    ++next;
+    if (next >= words.size()) fail("a command is missing after the time");
+    event.text = join(words, next);
+    parse_command(words, next, event);
+    return event;
+  }
+
+ private:
+  void expect_arguments(const std::vector<std::string>& words, size_t first, size_t count,
+                        const std::string& usage) const {
+    if (words.size() - first != count) fail("usage: " + usage);
+  }
+
+  void parse_command(const std::vector<std::string>& words, size_t at, ScriptEvent& event) const {
+    const std::string& command = words[at];
+    const size_t args = at + 1;
+    if (command == "set") {
+      // "set KEY = VALUE" or "set KEY VALUE"
+      std::vector<std::string> rest(words.begin() + static_cast<long>(args), words.end());
+      if (rest.size() == 3 && rest[1] == "=") rest.erase(rest.begin() + 1);
+      if (rest.size() == 1) {
+        // "set key=value" written without spaces
+        const size_t eq = rest[0].find('=');
+        if (eq != std::string::npos) rest = {rest[0].substr(0, eq), rest[0].substr(eq + 1)};
+      }
+      if (rest.size() != 2 || rest[1].empty()) fail("usage: set KEY = VALUE");
+      set_checked(event, rest[0], rest[1]);
+    } else if (command == "algorithm") {
+      expect_arguments(words, args, 1, "algorithm NAME (" + algorithm_names() + ")");
+      set_checked(event, "algorithm", words[args]);
+    } else if (command == "colormap") {
+      expect_arguments(words, args, 1, "colormap turbo|jet|inferno|gray");
+      try {
+        parse_colormap(words[args]);
+      } catch (const InputError& e) {
+        fail(e.what());
+      }
+      event.action = ScriptAction::Colormap;
+      event.value = words[args];
+    } else if (command == "layout") {
+      expect_arguments(words, args, 1, "layout 1|2|4");
+      if (words[args] != "1" && words[args] != "2" && words[args] != "4") {
+        fail("layout \"" + words[args] + "\": 1, 2 or 4 views");
+      }
+      event.action = ScriptAction::Layout;
+      event.value = words[args];
+    } else if (command == "view") {
+      expect_arguments(words, args, 1, "view left|right|disparity|blend");
+      const auto& names = script_view_names();
+      if (std::find(names.begin(), names.end(), words[args]) == names.end()) {
+        fail("view \"" + words[args] + "\": one of left, right, disparity, blend");
+      }
+      event.action = ScriptAction::View;
+      event.value = words[args];
+    } else if (command == "engine") {
+      expect_arguments(words, args, 1, "engine cpu|cuda|auto");
+      if (words[args] != "cpu" && words[args] != "cuda" && words[args] != "auto") {
+        fail("engine \"" + words[args] + "\": cpu, cuda or auto");
+      }
+      event.action = ScriptAction::Engine;
+      event.value = words[args];
+    } else if (command == "pause" || command == "resume" || command == "quit") {
+      expect_arguments(words, args, 0, command);
+      event.action = command == "pause"    ? ScriptAction::Pause
+                     : command == "resume" ? ScriptAction::Resume
+                                           : ScriptAction::Quit;
+    } else if (command == "snapshot") {
+      if (words.size() - args > 1) fail("usage: snapshot [FOLDER]");
+      event.action = ScriptAction::Snapshot;
+      event.value = words.size() > args ? words[args] : "";
+    } else {
+      fail("unknown command \"" + command +
+           "\" (known: set, algorithm, colormap, layout, view, engine, pause, resume, snapshot, "
+           "quit)");
+    }
+  }
+
+  // The value is parsed now (into a scratch copy) so a bad one is reported with its line.
+  void set_checked(ScriptEvent& event, const std::string& key, const std::string& value) const {
+    if (!find_param(key)) fail("unknown parameter \"" + key + "\"");
+    StereoParams scratch;
+    try {
+      set_param(scratch, key, value);
+    } catch (const InputError& e) {
+      fail(e.what());
+    }
+    event.action = ScriptAction::SetParam;
+    event.key = key;
+    event.value = value;
+  }
+
+  const std::string& origin_;
+  int line_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& script_view_names() {
+  static const std::vector<std::string> names = {"left", "right", "disparity", "blend"};
+  return names;
+}
+
+std::vector<ScriptEvent> parse_param_script(const std::string& text, const std::string& origin) {
+  std::vector<ScriptEvent> events;
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    const std::vector<std::string> words = split_words(line);
+    if (words.empty()) continue;
+    events.push_back(LineParser(origin, number).parse(words));
+  }
+  return events;
+}
+
+std::vector<ScriptEvent> load_param_script(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw InputError("script " + path + ": cannot be read (missing or not readable)");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parse_param_script(text.str(), path);
+}
+
+ScriptPlayer::ScriptPlayer(std::vector<ScriptEvent> events)
+    : events_(std::move(events)), fired_(events_.size(), false) {}
+
+std::vector<ScriptEvent> ScriptPlayer::due(double seconds, int64_t frames_shown) {
+  std::vector<ScriptEvent> due_now;
+  for (size_t i = 0; i < events_.size(); ++i) {
+    if (fired_[i]) continue;
+    const ScriptEvent& e = events_[i];
+    const bool reached = e.trigger == ScriptTrigger::Seconds
+                             ? seconds >= e.at
+                             : static_cast<double>(frames_shown) >= e.at;
+    if (!reached) continue;
+    fired_[i] = true;
+    due_now.push_back(e);
+  }
+  return due_now;
+}
+
+bool ScriptPlayer::finished() const {
+  return std::find(fired_.begin(), fired_.end(), false) == fired_.end();
+}
+
+}  // namespace sv

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+// A script of timed changes for the viewer (--script FILE): reproducible tuning sessions, demos
+// and the app tests. One command per line, '#' starts a comment, blank lines are ignored:
+//
+//   at 5 set p2 = 80            # 5 s after start ("5s" and "2.5" work too); '=' is optional
+//   at 10 algorithm bm-sad      # the same as: set algorithm = bm-sad
+//   at frame 3 colormap gray    # once 3 processed frames have been shown
+//   at frame 6 layout 4         # 1, 2 or 4 views
+//   at 12 view blend            # left, right, disparity, blend (the view of layout 1)
+//   at 15 engine cpu            # cpu, cuda, auto
+//   at 20 pause | resume | snapshot [FOLDER] | quit
+//
+// Every line is checked when the script is read (keys, values, names), so a typo fails at
+// start-up with the file and line, never halfway through a run.
+
+enum class ScriptTrigger { Seconds, Frame };
+
+enum class ScriptAction { SetParam, Colormap, Layout, View, Engine, Pause, Resume, Snapshot, Quit };
+
+struct ScriptEvent {
+  int line = 0;
+  ScriptTrigger trigger = ScriptTrigger::Seconds;
+  double at = 0.0;  // seconds since start, or a count of shown frames
+  ScriptAction action = ScriptAction::SetParam;
+  std::string key;    // SetParam: the param_table() key
+  std::string value;  // SetParam's value, or the argument of the other actions ("" if none)
+  std::string text;   // the command as written, for the log
+};
+
+// The view names a script (and the viewer's --view) accepts.
+const std::vector<std::string>& script_view_names();
+
+// Throws InputError "<origin>:<line>: <what is wrong>".
+std::vector<ScriptEvent> parse_param_script(const std::string& text,
+                                            const std::string& origin = "script");
+std::vector<ScriptEvent> load_param_script(const std::string& path);
+
+// Hands out the events as their time comes, each once, in file order among those due together.
+class ScriptPlayer {
+ public:
+  explicit ScriptPlayer(std::vector<ScriptEvent> events = {});
+  std::vector<ScriptEvent> due(double seconds, int64_t frames_shown);
+  bool finished() const;
+
+ private:
+  std::vector<ScriptEvent> events_;
+  std::vector<bool> fired_;
+};
+
+}  // namespace sv

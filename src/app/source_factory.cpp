@@ -1,0 +1,141 @@
+#include "src/app/source_factory.h"
+
+#include <filesystem>
+
+#include "src/app/looping_source.h"
+#include "src/app/still_pair_source.h"
+#include "src/app/synthetic_source.h"
+#include "src/core/error.h"
+#ifdef STEREOVIEW_HAS_OPENCV
+#include "src/io/camera_listing.h"
+#include "src/io/camera_source.h"
+#include "src/io/dataset_source.h"
+#include "src/io/image_sequence_source.h"
+#include "src/io/packed_video_source.h"
+#include "src/io/rectified_source.h"
+#include "src/io/uvc_source.h"
+#include "src/io/video_file_reader.h"
+#include "src/io/video_pair_source.h"
+#endif
+
+namespace sv {
+namespace {
+
+std::unique_ptr<FrameSource> make_synthetic(const CliOptions& options) {
+  SyntheticSceneConfig config;
+  config.width = options.width;
+  config.height = options.height;
+  config.seed = options.seed;
+  config.max_disparity = options.params.min_disparity + options.params.num_disparities;
+  return std::make_unique<SyntheticSource>(config);
+}
+
+#ifdef STEREOVIEW_HAS_OPENCV
+
+// What one of --left / --right names.
+enum class ViewKind { Image, Sequence, Video };
+
+ViewKind view_kind(const std::string& path) {
+  std::error_code ec;
+  if (is_sequence_pattern(path) || std::filesystem::is_directory(path, ec)) return ViewKind::Sequence;
+  if (has_video_extension(path)) return ViewKind::Video;
+  return ViewKind::Image;
+}
+
+std::unique_ptr<FrameSource> make_file_pair(const CliOptions& options, const NoticeSink& notices) {
+  const ViewKind left = view_kind(options.left_path);
+  const ViewKind right = view_kind(options.right_path);
+  if (left != right) {
+    throw InputError("--left '" + options.left_path + "' and --right '" + options.right_path +
+                     "' must be of one kind: two videos, two image sequences (patterns or "
+                     "folders) or two images");
+  }
+  switch (left) {
+    case ViewKind::Video:
+      return std::make_unique<VideoPairSource>(options.left_path, options.right_path, notices);
+    case ViewKind::Sequence:
+      return std::make_unique<ImageSequenceSource>(options.left_path, options.right_path, notices);
+    case ViewKind::Image:
+      break;
+  }
+  return std::make_unique<StillPairSource>(options.left_path, options.right_path);
+}
+
+std::unique_ptr<FrameSource> make_camera(const CliOptions& options, const NoticeSink& notices) {
+  CameraOptions camera;
+  camera.devices = options.cameras;
+  camera.width = options.camera_width;
+  camera.height = options.camera_height;
+  camera.fps = options.camera_fps;
+  camera.pixel_format = options.camera_format;
+  return std::make_unique<CameraSource>(camera, notices);
+}
+
+std::unique_ptr<FrameSource> make_uvc(const CliOptions& options, const NoticeSink& notices) {
+  UvcOptions uvc;
+  uvc.device = parse_uvc_device_id(options.uvc_device);
+  uvc.width = options.camera_width;
+  uvc.height = options.camera_height;
+  uvc.fps = options.camera_fps;
+  uvc.pixel_format = options.camera_format;
+  uvc.exposure = options.exposure;
+  uvc.gain = options.gain;
+  return std::make_unique<UvcSource>(uvc, notices);
+}
+
+std::unique_ptr<FrameSource> make_raw_source(const CliOptions& options, const NoticeSink& notices) {
+  const std::string& s = options.source;
+  if (s == "synthetic") return make_synthetic(options);
+  if (s == "files") return make_file_pair(options, notices);
+  if (s == "sbs" || s == "tb") {
+    return std::make_unique<PackedVideoSource>(
+        options.packed_video_path, s == "sbs" ? PackedLayout::SideBySide : PackedLayout::TopBottom,
+        notices);
+  }
+  if (s == "camera") return make_camera(options, notices);
+  if (s == "uvc") return make_uvc(options, notices);
+  if (s == "dataset") return std::make_unique<DatasetSource>(options.dataset_dir);
+  throw InputError("unknown source \"" + s + "\"");
+}
+
+#else  // a core-only build: the synthetic scene and PGM/PPM pairs
+
+std::unique_ptr<FrameSource> make_raw_source(const CliOptions& options, const NoticeSink&) {
+  if (options.source == "synthetic") return make_synthetic(options);
+  if (options.source == "files") {
+    return std::make_unique<StillPairSource>(options.left_path, options.right_path);
+  }
+  throw InputError("this build has no OpenCV: videos, image sequences, cameras and datasets "
+                   "need it (only the synthetic scene and PGM/PPM pairs work here)");
+}
+
+#endif
+
+}  // namespace
+
+std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, NoticeSink notices) {
+  std::unique_ptr<FrameSource> source = make_raw_source(options, notices);
+  if (!options.calib_path.empty()) {
+#ifdef STEREOVIEW_HAS_OPENCV
+    source = std::make_unique<RectifiedSource>(std::move(source),
+                                               load_stereo_calibration(options.calib_path),
+                                               options.rectify_alpha, notices);
+#else
+    throw InputError("--calib needs OpenCV, which this build does not have");
+#endif
+  }
+  if (options.loop && !source->is_live() && source->frame_count() >= 0) {
+    source = std::make_unique<LoopingSource>(std::move(source));
+  }
+  return source;
+}
+
+std::string describe_attached_cameras() {
+#ifdef STEREOVIEW_HAS_OPENCV
+  return describe_cameras(list_cameras()) + describe_uvc_devices() + "\n";
+#else
+  return "this build has no OpenCV: cameras are not supported\n";
+#endif
+}
+
+}  // namespace sv

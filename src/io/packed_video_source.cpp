@@ -1,0 +1,62 @@
+#include "src/io/packed_video_source.h"
+
+#include "src/core/error.h"
+#include "src/io/video_file_reader.h"
+
+namespace sv {
+
+PackedVideoSource::PackedVideoSource(const std::string& path, PackedLayout layout,
+                                     NoticeSink notices)
+    : video_(std::make_unique<VideoFileReader>(path)), layout_(layout), notices_(std::move(notices)) {
+  try {
+    if (layout_ == PackedLayout::Auto) layout_ = detect_packed_layout(video_->width(), video_->height());
+    // Checks the split on the frame size now rather than at the first next().
+    split_packed_frame(ImageRgb8(video_->width(), video_->height()), layout_);
+  } catch (const InputError& e) {
+    throw InputError("video '" + path + "': " + e.what());
+  }
+}
+
+PackedVideoSource::~PackedVideoSource() = default;
+
+std::string PackedVideoSource::describe() const {
+  const bool sbs = layout_ == PackedLayout::SideBySide;
+  const int w = sbs ? video_->width() / 2 : video_->width();
+  const int h = sbs ? video_->height() : video_->height() / 2;
+  return "video " + video_->path() + " (" + packed_layout_name(layout_) + ") " +
+         std::to_string(w) + "x" + std::to_string(h);
+}
+
+int64_t PackedVideoSource::frame_count() const { return video_->frame_count(); }
+
+double PackedVideoSource::frames_per_second() const { return video_->frames_per_second(); }
+
+std::optional<StereoPair> PackedVideoSource::next() {
+  const int64_t index = video_->position();
+  auto frame = video_->read();
+  if (!frame) {
+    if (!end_reported_ && video_->ended_early()) {
+      post_notice(notices_, "video '" + video_->path() + "' ended after " +
+                                std::to_string(video_->position()) + " of the " +
+                                std::to_string(video_->frame_count()) +
+                                " frames it announces (truncated or damaged file)");
+    }
+    end_reported_ = true;
+    return std::nullopt;
+  }
+  SplitViews views = split_packed_frame(frame->image, layout_);
+  StereoPair pair;
+  pair.index = index;
+  pair.timestamp_s = frame->timestamp_s;
+  pair.left = std::move(views.left);
+  pair.right = std::move(views.right);
+  return pair;
+}
+
+bool PackedVideoSource::seek(int64_t index) {
+  if (!video_->seek(index)) return false;
+  end_reported_ = false;
+  return true;
+}
+
+}  // namespace sv

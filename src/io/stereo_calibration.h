@@ -1,0 +1,66 @@
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+using Matrix3 = std::array<double, 9>;    // row-major 3x3
+using Matrix34 = std::array<double, 12>;  // row-major 3x4
+using Matrix4 = std::array<double, 16>;   // row-major 4x4
+
+// A stereo calibration in OpenCV's model (the names stereoCalibrate and stereoRectify use).
+// Camera 2 coordinates are X2 = R X1 + T; distortion coefficients are OpenCV's
+// (k1 k2 p1 p2 [k3 [k4 k5 k6 [s1 s2 s3 s4 [tx ty]]]]).
+struct StereoCalibration {
+  std::string path;     // the file it came from, for messages
+  int width = 0;        // the image size it was made for
+  int height = 0;
+
+  bool has_intrinsics = false;  // K1 D1 K2 D2
+  Matrix3 K1{}, K2{};
+  std::vector<double> D1, D2;
+
+  bool has_extrinsics = false;  // R T
+  Matrix3 R{};
+  std::array<double, 3> T{};
+
+  bool has_rectification = false;  // R1 R2 P1 P2 Q, as stereoRectify returns them
+  Matrix3 R1{}, R2{};
+  Matrix34 P1{}, P2{};
+  Matrix4 Q{};
+};
+
+// Reads an OpenCV FileStorage file (YAML or XML, by content) holding either
+//   K1 D1 K2 D2 R T (also spelled M1/M2, cameraMatrix1/2, distCoeffs1/2), or
+//   R1 R2 P1 P2 Q (with K1 D1 K2 D2 when the input still needs undistorting),
+// and the image size as image_width + image_height, or image_size / imageSize as [w, h].
+// InputError naming the file: missing, not FileStorage, no image size, a matrix of the wrong
+// shape, or neither set complete (the message lists the keys found).
+StereoCalibration load_stereo_calibration(const std::string& path);
+
+// The calibration for images of width x height. The same size returns it unchanged; a whole
+// multiple or whole fraction of its size, the same factor on both axes (1280x720 -> 640x360 or
+// 2560x1440), rescales every pixel-unit value (focal lengths, principal points, P, Q), keeping
+// pixel centres aligned; anything else is an InputError that gives both sizes.
+StereoCalibration fit_calibration_to_size(const StereoCalibration& calibration, int width,
+                                          int height);
+
+// What Q says about depth, in the units of T: Z = Q[11] / (Q[14] d + Q[15]) for a disparity d,
+// i.e. focal_length_px * baseline / (d - disparity_offset_px).
+struct StereoGeometry {
+  double focal_length_px = 0.0;
+  double baseline = 0.0;             // |Tx|: the distance between the rectified camera centres
+  double principal_x = 0.0;          // left camera, rectified
+  double principal_y = 0.0;
+  double disparity_offset_px = 0.0;  // cx1 - cx2: zero when stereoRectify ran with ZERO_DISPARITY
+  double depth(double disparity_px) const {
+    return focal_length_px * baseline / (disparity_px - disparity_offset_px);
+  }
+};
+
+// Reads a Q of stereoRectify's form (any overall scale). InputError when it is not one.
+StereoGeometry geometry_from_q(const Matrix4& Q);
+
+}  // namespace sv

@@ -1,0 +1,126 @@
+#include "src/io/stereo_rectifier.h"
+
+#include <cmath>
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "src/core/error.h"
+#include "src/io/mat_image.h"
+
+namespace sv {
+
+struct StereoRectifier::CvMaps {
+  cv::Mat left_x, left_y, right_x, right_y;
+};
+
+namespace {
+
+std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+template <size_t N>
+cv::Mat to_mat(const std::array<double, N>& values, int rows, int cols) {
+  return cv::Mat(rows, cols, CV_64F, const_cast<double*>(values.data())).clone();
+}
+
+cv::Mat to_mat(const std::vector<double>& values) {
+  return cv::Mat(1, static_cast<int>(values.size()), CV_64F, const_cast<double*>(values.data())).clone();
+}
+
+template <size_t N>
+std::array<double, N> from_mat(const cv::Mat& m) {
+  cv::Mat d;
+  m.convertTo(d, CV_64F);
+  std::array<double, N> values{};
+  for (size_t i = 0; i < N; ++i) values[i] = d.at<double>(static_cast<int>(i / d.cols), static_cast<int>(i % d.cols));
+  return values;
+}
+
+ImageF32 image_from_map(const cv::Mat& map) {
+  ImageF32 image(map.cols, map.rows);
+  for (int y = 0; y < map.rows; ++y) {
+    const float* src = map.ptr<float>(y);
+    std::copy(src, src + map.cols, image.row(y));
+  }
+  return image;
+}
+
+std::string alpha_text(double alpha) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", alpha);
+  return text;
+}
+
+}  // namespace
+
+StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width, int height,
+                                 double alpha)
+    : width_(width), height_(height), cv_maps_(std::make_unique<CvMaps>()) {
+  if (!(alpha == -1.0 || (alpha >= 0.0 && alpha <= 1.0))) {
+    throw InputError("rectification alpha must be in 0..1 (or -1 for OpenCV's default), got " +
+                     alpha_text(alpha));
+  }
+  const StereoCalibration c = fit_calibration_to_size(calibration, width, height);
+  const cv::Size size(width, height);
+  cv::Mat R1, R2, P1, P2, Q;
+  if (c.has_intrinsics && c.has_extrinsics) {
+    try {
+      cv::stereoRectify(to_mat(c.K1, 3, 3), to_mat(c.D1), to_mat(c.K2, 3, 3), to_mat(c.D2), size,
+                        to_mat(c.R, 3, 3), to_mat(c.T, 3, 1), R1, R2, P1, P2, Q,
+                        cv::CALIB_ZERO_DISPARITY, alpha, size);
+    } catch (const cv::Exception& e) {
+      throw InputError("calibration '" + c.path + "' cannot be rectified: " + e.what());
+    }
+    summary_ = "rectifying " + size_text(width, height) + " with " + c.path + " (alpha " +
+               alpha_text(alpha) + ")";
+  } else {
+    R1 = to_mat(c.R1, 3, 3);
+    R2 = to_mat(c.R2, 3, 3);
+    P1 = to_mat(c.P1, 3, 4);
+    P2 = to_mat(c.P2, 3, 4);
+    Q = to_mat(c.Q, 4, 4);
+    summary_ = c.has_intrinsics
+                   ? "rectifying " + size_text(width, height) + " with the R1 R2 P1 P2 of " + c.path
+                   : "input taken as rectified: " + c.path +
+                         " has no camera matrices (K1 D1 K2 D2), only Q for depth";
+  }
+  P1_ = from_mat<12>(P1);
+  P2_ = from_mat<12>(P2);
+  Q_ = from_mat<16>(Q);
+  if (std::fabs(P2_[7]) > std::fabs(P2_[3])) {
+    throw InputError("calibration '" + c.path +
+                     "' describes a vertical rig (one camera above the other); stereoview "
+                     "matches along rows: rotate the images or the rig by 90 degrees");
+  }
+  if (!c.has_intrinsics) return;
+
+  remaps_ = true;
+  cv::initUndistortRectifyMap(to_mat(c.K1, 3, 3), to_mat(c.D1), R1, P1, size, CV_32FC1,
+                              cv_maps_->left_x, cv_maps_->left_y);
+  cv::initUndistortRectifyMap(to_mat(c.K2, 3, 3), to_mat(c.D2), R2, P2, size, CV_32FC1,
+                              cv_maps_->right_x, cv_maps_->right_y);
+  maps_.left_x = image_from_map(cv_maps_->left_x);
+  maps_.left_y = image_from_map(cv_maps_->left_y);
+  maps_.right_x = image_from_map(cv_maps_->right_x);
+  maps_.right_y = image_from_map(cv_maps_->right_y);
+}
+
+StereoRectifier::~StereoRectifier() = default;
+
+void StereoRectifier::rectify(ImageRgb8& left, ImageRgb8& right) const {
+  if (!left.same_size(width_, height_) || !right.same_size(width_, height_)) {
+    throw InputError("rectification was built for " + size_text(width_, height_) +
+                     " but the pair is " + size_text(left.width(), left.height()) + " and " +
+                     size_text(right.width(), right.height()));
+  }
+  if (!remaps_) return;
+  const auto remap_view = [](ImageRgb8& view, const cv::Mat& map_x, const cv::Mat& map_y) {
+    cv::Mat rectified;
+    cv::remap(bgr_mat_from_rgb(view), rectified, map_x, map_y, cv::INTER_LINEAR,
+              cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    view = rgb_image_from_mat(rectified);
+  };
+  remap_view(left, cv_maps_->left_x, cv_maps_->left_y);
+  remap_view(right, cv_maps_->right_x, cv_maps_->right_y);
+}
+
+}  // namespace sv

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "src/core/image.h"
+#include "src/io/stereo_calibration.h"
+
+namespace sv {
+
+// Per-view remap tables: the rectified pixel (x, y) takes the raw image's value at
+// (x_map(x, y), y_map(x, y)). Float pixel coordinates, OpenCV's CV_32FC1 map convention, so a
+// GPU remap can use them as they are.
+struct RectificationMaps {
+  ImageF32 left_x, left_y;
+  ImageF32 right_x, right_y;
+};
+
+// Rectification of one camera pair at one image size, built once:
+//   - with R and T (and K1 D1 K2 D2): stereoRectify with CALIB_ZERO_DISPARITY and `alpha`
+//     (0: only valid pixels, 1: every source pixel kept, -1: OpenCV's default), then
+//     initUndistortRectifyMap per view;
+//   - with R1 R2 P1 P2 Q and K1 D1 K2 D2 but no R T: those transforms as they are (alpha has no
+//     effect: the file fixed the rectified views);
+//   - with only R1 R2 P1 P2 Q: the input is taken as rectified already, nothing is remapped and Q
+//     still gives depth.
+// The calibration is first fitted to the image size (fit_calibration_to_size: rescaled when the
+// size is a whole multiple, InputError with both sizes otherwise). A vertical rig (views one
+// above the other) is an InputError: the engines match along rows.
+class StereoRectifier {
+ public:
+  StereoRectifier(const StereoCalibration& calibration, int width, int height, double alpha = 0.0);
+  ~StereoRectifier();
+  StereoRectifier(const StereoRectifier&) = delete;
+  StereoRectifier& operator=(const StereoRectifier&) = delete;
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  // False when the calibration carries no camera matrices and the input passes through.
+  bool remaps() const { return remaps_; }
+  const RectificationMaps& maps() const { return maps_; }
+  // The rectified cameras (stereoRectify's P1, P2, Q after fitting to the size).
+  const Matrix34& P1() const { return P1_; }
+  const Matrix34& P2() const { return P2_; }
+  const Matrix4& Q() const { return Q_; }
+  StereoGeometry geometry() const { return geometry_from_q(Q_); }
+  // One line on what was done, for logs: "rectifying 640x480 with calib.yaml (alpha 0)".
+  const std::string& summary() const { return summary_; }
+
+  // Rectifies a pair in place on the CPU: bilinear, black outside the raw image. InputError when
+  // the pair is not width x height.
+  void rectify(ImageRgb8& left, ImageRgb8& right) const;
+
+ private:
+  struct CvMaps;
+  int width_;
+  int height_;
+  bool remaps_ = false;
+  RectificationMaps maps_;
+  std::unique_ptr<CvMaps> cv_maps_;
+  Matrix34 P1_{}, P2_{};
+  Matrix4 Q_{};
+  std::string summary_;
+};
+
+}  // namespace sv

@@ -1,0 +1,97 @@
+#include "src/io/video_pair_source.h"
+
+#include <algorithm>
+
+#include "src/core/error.h"
+#include "src/io/video_file_reader.h"
+
+namespace sv {
+namespace {
+
+std::string size_text(const VideoFileReader& v) {
+  return std::to_string(v.width()) + "x" + std::to_string(v.height());
+}
+
+std::string length_text(const VideoFileReader& v, int64_t read) {
+  const int64_t frames = v.frame_count() > 0 && !v.ended_early() ? v.frame_count() : read;
+  return std::to_string(frames) + " frames";
+}
+
+}  // namespace
+
+VideoPairSource::VideoPairSource(const std::string& left_path, const std::string& right_path,
+                                 NoticeSink notices)
+    : left_(std::make_unique<VideoFileReader>(left_path)),
+      right_(std::make_unique<VideoFileReader>(right_path)),
+      notices_(std::move(notices)) {
+  if (left_->width() != right_->width() || left_->height() != right_->height()) {
+    throw InputError("left video '" + left_path + "' is " + size_text(*left_) +
+                     " but right video '" + right_path + "' is " + size_text(*right_) +
+                     ": the two views must have the same size");
+  }
+  if (left_->frame_count() > 0 && right_->frame_count() > 0 &&
+      left_->frame_count() != right_->frame_count()) {
+    post_notice(notices_, "left video has " + std::to_string(left_->frame_count()) +
+                              " frames, right video " + std::to_string(right_->frame_count()) +
+                              ": stopping at the shorter, after " +
+                              std::to_string(frame_count()) + " pairs");
+  }
+}
+
+VideoPairSource::~VideoPairSource() = default;
+
+std::string VideoPairSource::describe() const {
+  return "videos " + left_->path() + " | " + right_->path() + " " + size_text(*left_);
+}
+
+int64_t VideoPairSource::frame_count() const {
+  if (left_->frame_count() < 0 || right_->frame_count() < 0) return -1;
+  return std::min(left_->frame_count(), right_->frame_count());
+}
+
+double VideoPairSource::frames_per_second() const {
+  return left_->frames_per_second() > 0 ? left_->frames_per_second() : right_->frames_per_second();
+}
+
+std::optional<StereoPair> VideoPairSource::next() {
+  const int64_t index = left_->position();
+  auto left = left_->read();
+  auto right = right_->read();
+  if (left && right) {
+    StereoPair pair;
+    pair.index = index;
+    pair.timestamp_s = left->timestamp_s;
+    pair.left = std::move(left->image);
+    pair.right = std::move(right->image);
+    return pair;
+  }
+  if (!end_reported_) {
+    end_reported_ = true;
+    for (const VideoFileReader* v : {left_.get(), right_.get()}) {
+      if (v->ended_early()) {
+        post_notice(notices_, "video '" + v->path() + "' ended after " +
+                                  std::to_string(v->position()) + " of the " +
+                                  std::to_string(v->frame_count()) +
+                                  " frames it announces (truncated or damaged file)");
+      }
+    }
+    if (static_cast<bool>(left) != static_cast<bool>(right)) {
+      const VideoFileReader& shorter = left ? *right_ : *left_;
+      const VideoFileReader& longer = left ? *left_ : *right_;
+      post_notice(notices_, "video '" + shorter.path() + "' ended after " +
+                                length_text(shorter, index) + ", before '" + longer.path() +
+                                "': stopping at the shorter, after " + std::to_string(index) +
+                                " pairs");
+    }
+  }
+  return std::nullopt;
+}
+
+bool VideoPairSource::seek(int64_t index) {
+  if (index < 0 || (frame_count() > 0 && index >= frame_count())) return false;
+  if (!left_->seek(index) || !right_->seek(index)) return false;
+  end_reported_ = false;
+  return true;
+}
+
+}  // namespace sv

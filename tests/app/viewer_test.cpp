@@ -1,0 +1,412 @@
+// The real stereoview-viewer under its own Xvfb (Mesa's software GL, the CPU engine): it opens
+// its window, shows N frames of the synthetic scene, quits and leaves a screenshot of the whole
+// window, whose disparity view must show the scene's known geometry in the colormap's colours.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "src/core/algorithm_registry.h"
+#include "src/core/colorize.h"
+#include "src/core/image_formats.h"
+#include "src/core/synthetic_scene.h"
+#include "src/io/png_io.h"
+
+extern char** environ;
+
+namespace sv {
+namespace {
+
+constexpr int kSceneWidth = 320;
+constexpr int kSceneHeight = 240;
+constexpr int kSceneDisparity = 64;  // the viewer's default: the scene follows --disparities 64
+
+std::string shell_quote(const std::string& s) {
+  std::string quoted = "'";
+  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::string find_in_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const std::string candidate = dir + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+bool exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+// An Xvfb server of our own on the first free display number, killed at the end of the suite.
+class XvfbServer {
+ public:
+  // Empty when it could not start; `why` then says why.
+  bool start(std::string& why) {
+    const std::string xvfb = find_in_path("Xvfb");
+    if (xvfb.empty()) {
+      why = "Xvfb is not installed (apt-get install xvfb)";
+      return false;
+    }
+    for (int display = 90 + getpid() % 50; display < 400; ++display) {
+      const std::string socket = "/tmp/.X11-unix/X" + std::to_string(display);
+      const std::string lock = "/tmp/.X" + std::to_string(display) + "-lock";
+      if (exists(socket) || exists(lock)) continue;
+      const std::string name = ":" + std::to_string(display);
+      std::vector<std::string> args = {xvfb, name, "-screen", "0", "1280x800x24", "-nolisten", "tcp"};
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+      pid_t pid = 0;
+      const int spawned = posix_spawn(&pid, xvfb.c_str(), &actions, nullptr, argv.data(), environ);
+      posix_spawn_file_actions_destroy(&actions);
+      if (spawned != 0) {
+        why = "cannot start Xvfb";
+        return false;
+      }
+      // Ready once its socket exists; give up on this number if it exits (display taken).
+      for (int waited = 0; waited < 100; ++waited) {
+        if (exists(socket)) {
+          pid_ = pid;
+          display_ = name;
+          return true;
+        }
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == pid) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      if (kill(pid, SIGTERM) == 0) waitpid(pid, nullptr, 0);
+    }
+    why = "no free X display number for Xvfb";
+    return false;
+  }
+
+  void stop() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+      pid_ = 0;
+    }
+  }
+
+  const std::string& display() const { return display_; }
+
+ private:
+  pid_t pid_ = 0;
+  std::string display_;
+};
+
+struct ViewerRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Where the screenshot shows the image of view 0, parsed from the viewer's stdout.
+struct ViewPlacement {
+  bool found = false;
+  std::string kind;
+  float x = 0, y = 0, w = 0, h = 0;
+  int image_w = 0, image_h = 0;
+  long long frame = -1;
+};
+
+ViewPlacement parse_placement(const std::string& out) {
+  ViewPlacement p;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    char kind[32] = {0};
+    long long frame = 0;
+    int sw = 0, sh = 0;
+    if (std::sscanf(line.c_str(), "screenshot %*s %dx%d, frame %lld", &sw, &sh, &frame) == 3) {
+      p.frame = frame;
+    }
+    if (std::sscanf(line.c_str(), "view 0 %31s image at %f %f size %f %f of %dx%d", kind, &p.x,
+                    &p.y, &p.w, &p.h, &p.image_w, &p.image_h) == 7) {
+      p.found = true;
+      p.kind = kind;
+    }
+  }
+  return p;
+}
+
+class ViewerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new XvfbServer;
+    if (!server_->start(skip_reason_)) {
+      delete server_;
+      server_ = nullptr;
+    }
+    dir_ = ::testing::TempDir() + "/stereoview_viewer_" + std::to_string(getpid());
+    std::system(("rm -rf " + shell_quote(dir_) + " && mkdir -p " + shell_quote(dir_)).c_str());
+  }
+  static void TearDownTestSuite() {
+    if (server_) server_->stop();
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override {
+    if (!server_) GTEST_SKIP() << "no X server for the viewer: " << skip_reason_;
+  }
+
+  static std::string path(const std::string& name) { return dir_ + "/" + name; }
+
+  static std::string write_file(const std::string& name, const std::string& text) {
+    std::ofstream(path(name)) << text;
+    return path(name);
+  }
+
+  // The viewer with the test scene and `args`; a watchdog ends it if it hangs.
+  static ViewerRun run_viewer(const std::vector<std::string>& args) {
+    std::string command = "DISPLAY=" + server_->display() +
+                          " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 40 " +
+                          shell_quote(STEREOVIEW_VIEWER_BINARY) + " --width " +
+                          std::to_string(kSceneWidth) + " --height " +
+                          std::to_string(kSceneHeight) + " --window 1024x640";
+    for (const auto& a : args) command += " " + shell_quote(a);
+    command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
+    const int status = std::system(command.c_str());
+    ViewerRun run;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run.out = read_all(path("out"));
+    run.err = read_all(path("err"));
+    return run;
+  }
+
+  static XvfbServer* server_;
+  static std::string skip_reason_;
+  static std::string dir_;
+};
+
+XvfbServer* ViewerTest::server_ = nullptr;
+std::string ViewerTest::skip_reason_;
+std::string ViewerTest::dir_;
+
+// The screenshot pixel that shows image pixel (x, y).
+Rgb8 shown_pixel(const ImageRgb8& shot, const ViewPlacement& p, int x, int y) {
+  const int sx = static_cast<int>(p.x + (x + 0.5f) * p.w / p.image_w);
+  const int sy = static_cast<int>(p.y + (y + 0.5f) * p.h / p.image_h);
+  return shot.at(sx, sy);
+}
+
+int colour_distance(Rgb8 a, Rgb8 b) {
+  return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
+}
+
+// The disparity whose colour under `map` over [0, hi] is nearest to `c` (inverse colormap).
+float disparity_of_colour(Rgb8 c, Colormap map, float hi) {
+  float best = 0.0f;
+  int best_distance = 1 << 30;
+  for (int i = 0; i <= 1000; ++i) {
+    const float t = i / 1000.0f;
+    const Rgb8 m = colormap_color(map, t);
+    const int d = (m.r - c.r) * (m.r - c.r) + (m.g - c.g) * (m.g - c.g) + (m.b - c.b) * (m.b - c.b);
+    if (d < best_distance) {
+      best_distance = d;
+      best = t * hi;
+    }
+  }
+  return best;
+}
+
+struct RegionMatch {
+  int sampled = 0;
+  int matching = 0;
+  double fraction() const { return sampled ? static_cast<double>(matching) / sampled : 0.0; }
+};
+
+// Compares the shown colour with the colour of the exact disparity at non-occluded pixels
+// away from depth edges and from the left border (where no match exists), every 3rd pixel,
+// restricted to ground truth within [gt_lo, gt_hi].
+RegionMatch match_ground_truth(const ImageRgb8& shot, const ViewPlacement& p,
+                               const SyntheticFrame& truth, Colormap map, float range_hi,
+                               float gt_lo, float gt_hi, int tolerance) {
+  RegionMatch match;
+  for (int y = 4; y < kSceneHeight - 4; y += 3) {
+    for (int x = kSceneDisparity + 8; x < kSceneWidth - 4; x += 3) {
+      const float gt = truth.ground_truth.at(x, y);
+      if (gt < gt_lo || gt > gt_hi) continue;
+      if (!truth.nonoccluded_mask.at(x, y) || truth.discontinuity_mask.at(x, y)) continue;
+      ++match.sampled;
+      const Rgb8 expected = colormap_color(map, gt / range_hi);
+      if (colour_distance(shown_pixel(shot, p, x, y), expected) <= tolerance) ++match.matching;
+    }
+  }
+  return match;
+}
+
+SyntheticFrame scene_frame(long long index) {
+  SyntheticSceneConfig config;
+  config.width = kSceneWidth;
+  config.height = kSceneHeight;
+  config.max_disparity = kSceneDisparity;
+  return SyntheticScene(config).render(static_cast<int>(index));
+}
+
+TEST_F(ViewerTest, ShowsTheDisparityOfTheSyntheticSceneInTheScreenshot) {
+  const std::string shot_path = path("disparity.png");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "5", "--screenshot", shot_path,
+                                    "--layout", "1", "--view", "disparity"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("display path: host upload"), std::string::npos) << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.kind, "disparity");
+  ASSERT_EQ(p.image_w, kSceneWidth);
+  ASSERT_EQ(p.image_h, kSceneHeight);
+  ASSERT_GE(p.frame, 0);
+  const ImageRgb8 shot = read_image_rgb(shot_path);
+  EXPECT_EQ(shot.width(), 1024);
+  EXPECT_EQ(shot.height(), 640);
+  ASSERT_TRUE(p.x >= 0 && p.y >= 0 && p.x + p.w <= shot.width() && p.y + p.h <= shot.height());
+
+  // Not blank: the view holds many distinct colours.
+  std::vector<bool> seen(1 << 15, false);
+  int distinct = 0;
+  for (int y = 0; y < kSceneHeight; y += 2) {
+    for (int x = 0; x < kSceneWidth; x += 2) {
+      const Rgb8 c = shown_pixel(shot, p, x, y);
+      const int key = (c.r >> 3) << 10 | (c.g >> 3) << 5 | (c.b >> 3);
+      if (!seen[key]) ++distinct;
+      seen[key] = true;
+    }
+  }
+  EXPECT_GT(distinct, 30);
+
+  // Turbo over the search range [0, 63]: the shown colours are those of the exact disparity.
+  const SyntheticFrame truth = scene_frame(p.frame);
+  const RegionMatch all = match_ground_truth(shot, p, truth, Colormap::Turbo, 63.0f, 0.0f, 64.0f, 40);
+  EXPECT_GT(all.sampled, 1000);
+  EXPECT_GT(all.fraction(), 0.85) << all.matching << " of " << all.sampled;
+  // The back wall (disparity D/10 = 6.4) in its own colour.
+  const RegionMatch wall = match_ground_truth(shot, p, truth, Colormap::Turbo, 63.0f, 6.0f, 7.0f, 30);
+  EXPECT_GT(wall.sampled, 300);
+  EXPECT_GT(wall.fraction(), 0.9) << wall.matching << " of " << wall.sampled;
+
+  // The ground plane's disparity grows downward: decode a column right of the post and sphere.
+  const int x = kSceneWidth - 20;
+  float previous = -1.0f;
+  int increases = 0, rows = 0;
+  for (int y = kSceneHeight - 60; y < kSceneHeight - 4; y += 8) {
+    if (truth.ground_truth.at(x, y) < 12.0f) continue;  // still wall or sphere
+    const float d = disparity_of_colour(shown_pixel(shot, p, x, y), Colormap::Turbo, 63.0f);
+    EXPECT_NEAR(d, truth.ground_truth.at(x, y), 2.0f) << "row " << y;
+    if (previous >= 0.0f && d > previous) ++increases;
+    previous = d;
+    ++rows;
+  }
+  EXPECT_GE(rows, 4);
+  EXPECT_EQ(increases, rows - 1);
+}
+
+TEST_F(ViewerTest, AScriptedChangeOfColormapAndRangeShowsInTheLastFrame) {
+  const std::string script = write_file("gray.script",
+                                        "# switch to gray and halve the search range\n"
+                                        "at frame 2 colormap gray\n"
+                                        "at frame 2 set disparities = 32\n"
+                                        "at frame 1 snapshot " + path("snaps") + "\n");
+  const std::string shot_path = path("gray.png");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "4", "--screenshot", shot_path,
+                                    "--view", "disparity", "--script", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("script line 2 (frame 2): colormap gray"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("script line 3 (frame 2): set disparities = 32"), std::string::npos);
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  const ImageRgb8 shot = read_image_rgb(shot_path);
+  const SyntheticFrame truth = scene_frame(p.frame);
+  // The wall in gray over the new range [0, 31]: 255 * 6.4 / 31 = 53, not the 26 of [0, 63].
+  const RegionMatch wall = match_ground_truth(shot, p, truth, Colormap::Gray, 31.0f, 6.0f, 7.0f, 8);
+  EXPECT_GT(wall.sampled, 300);
+  EXPECT_GT(wall.fraction(), 0.9) << wall.matching << " of " << wall.sampled;
+  const RegionMatch old_range =
+      match_ground_truth(shot, p, truth, Colormap::Gray, 63.0f, 6.0f, 7.0f, 8);
+  EXPECT_LT(old_range.fraction(), 0.05);
+
+  // The snapshot of the frame shown when it fired: colorized PNG, float PFM, both views.
+  const auto at = run.err.find("snapshot: ");
+  ASSERT_NE(at, std::string::npos) << run.err;
+  const std::string png = run.err.substr(at + 10, run.err.find(' ', at + 10) - at - 10);
+  ASSERT_EQ(png.substr(png.size() - 14), "_disparity.png") << png;
+  const std::string stem = png.substr(0, png.size() - 14);
+  const ImageF32 disparity = read_pfm(stem + "_disparity.pfm");
+  EXPECT_EQ(disparity.width(), kSceneWidth);
+  EXPECT_EQ(disparity.height(), kSceneHeight);
+  EXPECT_EQ(read_image_rgb(png).width(), kSceneWidth);
+  EXPECT_EQ(read_image_rgb(stem + "_left.png").height(), kSceneHeight);
+  EXPECT_EQ(read_image_rgb(stem + "_right.png").height(), kSceneHeight);
+}
+
+TEST_F(ViewerTest, SwitchingThroughEveryAlgorithmRunsCleanly) {
+  std::string text;
+  int frame = 1;
+  for (const AlgorithmInfo& info : algorithm_registry()) {
+    text += "at frame " + std::to_string(frame) + " algorithm " + info.name + "\n";
+    frame += 1;
+  }
+  const std::string script = write_file("algorithms.script", text);
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", std::to_string(frame + 1),
+                                    "--layout", "4", "--script", script, "--screenshot",
+                                    path("algorithms.png")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const AlgorithmInfo& info : algorithm_registry()) {
+    EXPECT_NE(run.err.find("algorithm " + info.name), std::string::npos) << info.name;
+  }
+  EXPECT_EQ(run.err.find("error"), std::string::npos) << run.err;
+}
+
+TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
+  ViewerRun run = run_viewer({"--layout", "3"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--layout must be 1, 2 or 4"), std::string::npos) << run.err;
+  run = run_viewer({"--p2", "lots"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--p2"), std::string::npos) << run.err;
+  const std::string script = write_file("bad.script", "at 1 set p3 = 4\n");
+  run = run_viewer({"--script", script});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("bad.script:1: unknown parameter \"p3\""), std::string::npos) << run.err;
+}
+
+TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
+  const ViewerRun run = run_viewer({"--help"});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.out.find("Space pause"), std::string::npos);
+  EXPECT_NE(run.out.find("--p2"), std::string::npos);
+  EXPECT_NE(run.out.find("--screenshot PATH"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sv

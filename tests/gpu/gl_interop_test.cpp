@@ -1,0 +1,439 @@
+// CUDA-GL interop (cuda/gl_interop.h) through a headless GL 3.3 core context created on the GPU
+// itself: the EGL device platform (no display, no window, no pbuffer: a surfaceless context),
+// with libEGL and libOpenGL linked directly. Textures are read back with glGetTexImage and
+// compared bit for bit: a known pattern written by CUDA, the colorized disparity of the interop
+// path against the host path's upload, and registration again after a resize.
+// Skips with the reason when there is no CUDA device or no EGL device on it (CI, Xvfb machines).
+#define EGL_NO_X11  // the device platform needs no X11 types
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cuda/gl_interop.h"
+#include "cuda/stages.h"
+#include "src/core/colorize.h"
+#include "src/core/disparity.h"
+#include "tests/gpu/gpu_test_support.h"
+#include "tests/support/test_images.h"
+
+namespace sv {
+namespace {
+
+bool has_extension(const char* list, const std::string& name) {
+  if (list == nullptr) return false;
+  std::istringstream words(list);
+  std::string word;
+  while (words >> word) {
+    if (word == name) return true;
+  }
+  return false;
+}
+
+template <typename Function>
+Function egl_function(const char* name) {
+  return reinterpret_cast<Function>(eglGetProcAddress(name));
+}
+
+std::string egl_error_text() {
+  std::ostringstream text;
+  text << "EGL error 0x" << std::hex << eglGetError();
+  return text.str();
+}
+
+// A GL 3.3 core context on the EGL device that is `cuda_device`, current on the calling thread.
+// create() leaves `skip` set where the machine has no such device (nothing to test) and
+// `failure` set where the device exists but the context cannot be made (a real failure).
+class HeadlessGl {
+ public:
+  static std::unique_ptr<HeadlessGl> create(int cuda_device, std::string* skip,
+                                            std::string* failure) {
+    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (!(has_extension(client, "EGL_EXT_device_enumeration") ||
+          has_extension(client, "EGL_EXT_device_base")) ||
+        !has_extension(client, "EGL_EXT_platform_device")) {
+      *skip = std::string("libEGL offers no EGL device platform (client extensions: ") +
+              (client ? client : "none") + ")";
+      return nullptr;
+    }
+    const auto query_devices = egl_function<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
+    const auto query_string =
+        egl_function<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+    const auto query_attrib = egl_function<PFNEGLQUERYDEVICEATTRIBEXTPROC>("eglQueryDeviceAttribEXT");
+    const auto platform_display =
+        egl_function<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
+    if (!query_devices || !query_string || !query_attrib || !platform_display) {
+      *skip = "libEGL lacks the device-platform entry points";
+      return nullptr;
+    }
+    EGLDeviceEXT devices[16];
+    EGLint count = 0;
+    if (!query_devices(16, devices, &count) || count == 0) {
+      *skip = "no EGL device (is the NVIDIA EGL vendor library registered with glvnd?)";
+      return nullptr;
+    }
+    // Only the EGL device that is our CUDA device can share textures with CUDA.
+    EGLDeviceEXT chosen = EGL_NO_DEVICE_EXT;
+    std::string seen;
+    for (EGLint i = 0; i < count && chosen == EGL_NO_DEVICE_EXT; ++i) {
+      const char* extensions = query_string(devices[i], EGL_EXTENSIONS);
+      EGLAttrib device = -1;
+      if (has_extension(extensions, "EGL_NV_device_cuda") &&
+          query_attrib(devices[i], EGL_CUDA_DEVICE_NV, &device) && device == cuda_device) {
+        chosen = devices[i];
+      }
+      seen += std::string(seen.empty() ? "" : "; ") + (extensions ? extensions : "no extensions");
+    }
+    if (chosen == EGL_NO_DEVICE_EXT) {
+      *skip = std::to_string(count) + " EGL device(s), none of them CUDA device " +
+              std::to_string(cuda_device) + " (device extensions: " + seen + ")";
+      return nullptr;
+    }
+
+    auto gl = std::unique_ptr<HeadlessGl>(new HeadlessGl);
+    gl->display_ = platform_display(EGL_PLATFORM_DEVICE_EXT, chosen, nullptr);
+    EGLint major = 0, minor = 0;
+    if (gl->display_ == EGL_NO_DISPLAY || !eglInitialize(gl->display_, &major, &minor)) {
+      *failure = "EGL display of CUDA device " + std::to_string(cuda_device) +
+                 " does not initialize: " + egl_error_text();
+      gl->display_ = EGL_NO_DISPLAY;
+      return nullptr;
+    }
+    if (!has_extension(eglQueryString(gl->display_, EGL_EXTENSIONS),
+                       "EGL_KHR_surfaceless_context")) {
+      *failure = "the EGL device display lacks EGL_KHR_surfaceless_context";
+      return nullptr;
+    }
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+      *failure = "eglBindAPI(EGL_OPENGL_API) failed: " + egl_error_text();
+      return nullptr;
+    }
+    const EGLint config_attributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                        EGL_OPENGL_BIT,   EGL_RED_SIZE,    8,
+                                        EGL_GREEN_SIZE,   8,               EGL_BLUE_SIZE,
+                                        8,                EGL_ALPHA_SIZE,  8,
+                                        EGL_NONE};
+    EGLConfig config = nullptr;
+    EGLint configs = 0;
+    if (!eglChooseConfig(gl->display_, config_attributes, &config, 1, &configs) || configs == 0) {
+      *failure = "no EGL config for desktop OpenGL: " + egl_error_text();
+      return nullptr;
+    }
+    const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                         3,
+                                         EGL_CONTEXT_MINOR_VERSION,
+                                         3,
+                                         EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                         EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                         EGL_NONE};
+    gl->context_ = eglCreateContext(gl->display_, config, EGL_NO_CONTEXT, context_attributes);
+    if (gl->context_ == EGL_NO_CONTEXT) {
+      *failure = "no GL 3.3 core context: " + egl_error_text();
+      return nullptr;
+    }
+    if (!gl->make_current()) {
+      *failure = "eglMakeCurrent (surfaceless) failed: " + egl_error_text();
+      return nullptr;
+    }
+    const auto text = [](GLenum name) {
+      const GLubyte* s = glGetString(name);
+      return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("?");
+    };
+    gl->description_ = "EGL " + std::to_string(major) + "." + std::to_string(minor) +
+                       " device = CUDA device " + std::to_string(cuda_device) + ", GL " +
+                       text(GL_VERSION) + ", renderer " + text(GL_RENDERER);
+    return gl;
+  }
+
+  ~HeadlessGl() {
+    if (display_ == EGL_NO_DISPLAY) return;
+    eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    if (context_ != EGL_NO_CONTEXT) eglDestroyContext(display_, context_);
+    eglTerminate(display_);
+  }
+
+  bool make_current() {
+    return eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_) == EGL_TRUE;
+  }
+  bool release() {
+    return eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT) == EGL_TRUE;
+  }
+  const std::string& description() const { return description_; }
+
+ private:
+  HeadlessGl() = default;
+  EGLDisplay display_ = EGL_NO_DISPLAY;
+  EGLContext context_ = EGL_NO_CONTEXT;
+  std::string description_;
+};
+
+// Every pending GL error as text ("" when none).
+std::string gl_errors() {
+  std::ostringstream errors;
+  for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) {
+    errors << (errors.tellp() == 0 ? "0x" : ", 0x") << std::hex << e;
+  }
+  return errors.str();
+}
+
+// An RGBA8 GL_TEXTURE_2D owned for the scope of a test.
+class GlTexture {
+ public:
+  GlTexture(int width, int height, const std::vector<uchar4>& initial) {
+    glGenTextures(1, &name_);
+    allocate(width, height, initial);
+  }
+  ~GlTexture() { glDeleteTextures(1, &name_); }
+  GlTexture(const GlTexture&) = delete;
+  GlTexture& operator=(const GlTexture&) = delete;
+
+  // (Re)specifies the storage: the resize a window or image-size change makes.
+  void allocate(int width, int height, const std::vector<uchar4>& initial) {
+    width_ = width;
+    height_ = height;
+    glBindTexture(GL_TEXTURE_2D, name_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 initial.data());
+  }
+  // The host path of the viewer: storage kept, pixels replaced.
+  void upload(const std::vector<uchar4>& pixels) {
+    glBindTexture(GL_TEXTURE_2D, name_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
+                    pixels.data());
+  }
+  std::vector<uchar4> read_back() const {
+    std::vector<uchar4> pixels(static_cast<size_t>(width_) * height_, make_uchar4(1, 2, 3, 4));
+    glBindTexture(GL_TEXTURE_2D, name_);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    return pixels;
+  }
+  unsigned int name() const { return name_; }
+
+ private:
+  GLuint name_ = 0;
+  int width_ = 0, height_ = 0;
+};
+
+// Distinct per pixel (the index spread over r, g, b) and per `seed` (b, a), so a lost, shifted,
+// flipped or stale write cannot read back equal.
+std::vector<uchar4> pattern(int width, int height, int seed) {
+  std::vector<uchar4> pixels(static_cast<size_t>(width) * height);
+  for (size_t i = 0; i < pixels.size(); ++i) {
+    pixels[i] = make_uchar4(static_cast<unsigned char>(i), static_cast<unsigned char>(i >> 8),
+                            static_cast<unsigned char>((i >> 16) + 17 * seed),
+                            static_cast<unsigned char>(seed * 29 + i * 7));
+  }
+  return pixels;
+}
+
+std::vector<uchar4> filled(int width, int height, unsigned char value) {
+  return std::vector<uchar4>(static_cast<size_t>(width) * height,
+                             make_uchar4(value, value, value, value));
+}
+
+bool same(uchar4 a, uchar4 b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
+
+// Whole-image equality; on failure names the first differing pixel and both values.
+::testing::AssertionResult identical(const std::vector<uchar4>& actual,
+                                     const std::vector<uchar4>& expected, int width) {
+  if (actual.size() != expected.size()) {
+    return ::testing::AssertionFailure() << "sizes differ: " << actual.size() << " vs "
+                                         << expected.size();
+  }
+  size_t mismatches = 0, first = 0;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (!same(actual[i], expected[i]) && mismatches++ == 0) first = i;
+  }
+  if (mismatches == 0) return ::testing::AssertionSuccess();
+  const uchar4 a = actual[first], e = expected[first];
+  return ::testing::AssertionFailure()
+         << mismatches << " pixels differ, first at (" << first % width << ", " << first / width
+         << "): " << int(a.x) << "," << int(a.y) << "," << int(a.z) << "," << int(a.w)
+         << " instead of " << int(e.x) << "," << int(e.y) << "," << int(e.z) << "," << int(e.w);
+}
+
+class GlInterop : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const cuda::DeviceInfo device = cuda::query_device();
+    if (!device.available) return;  // each test skips with the CUDA reason
+    int cuda_device = 0;
+    SV_CUDA_CHECK(cudaGetDevice(&cuda_device));
+    gl_ = HeadlessGl::create(cuda_device, &skip_, &failure_);
+    if (gl_) std::printf("headless GL: %s\n", gl_->description().c_str());
+  }
+  static void TearDownTestSuite() { gl_.reset(); }
+
+  void SetUp() override {
+    SV_REQUIRE_CUDA_DEVICE();
+    if (!failure_.empty()) FAIL() << "headless EGL context on the GPU: " << failure_;
+    if (!gl_) GTEST_SKIP() << "needs an EGL device on the CUDA GPU: " << skip_;
+    ASSERT_TRUE(gl_->make_current()) << egl_error_text();
+    ASSERT_EQ(gl_errors(), "");
+    SV_CUDA_CHECK(cudaStreamCreate(&stream_));
+  }
+  void TearDown() override {
+    if (stream_) SV_CUDA_CHECK(cudaStreamDestroy(stream_));
+    if (gl_) {
+      EXPECT_EQ(gl_errors(), "") << "GL error left by the test";
+    }
+  }
+
+  static std::unique_ptr<HeadlessGl> gl_;
+  static std::string skip_, failure_;
+  cudaStream_t stream_ = nullptr;
+};
+
+std::unique_ptr<HeadlessGl> GlInterop::gl_;
+std::string GlInterop::skip_;
+std::string GlInterop::failure_;
+
+TEST_F(GlInterop, ContextIsOnTheCudaDeviceAndReleasedContextIsNot) {
+  std::string reason;
+  EXPECT_TRUE(cuda::current_gl_context_is_on_cuda_device(&reason)) << reason;
+  EXPECT_NE(reason.find("share CUDA device"), std::string::npos) << reason;
+
+  ASSERT_TRUE(gl_->release()) << egl_error_text();
+  reason.clear();
+  EXPECT_FALSE(cuda::current_gl_context_is_on_cuda_device(&reason));
+  EXPECT_FALSE(reason.empty());
+  ASSERT_TRUE(gl_->make_current()) << egl_error_text();
+}
+
+TEST_F(GlInterop, WritesAKnownPatternThatReadsBackExactly) {
+  const int width = 333, height = 77;
+  GlTexture texture(width, height, filled(width, height, 0x5A));
+  ASSERT_EQ(gl_errors(), "");
+  cuda::GlTextureInterop interop(texture.name(), width, height);
+
+  // Two frames through one registration: each must fully replace the last.
+  for (int frame = 1; frame <= 2; ++frame) {
+    const std::vector<uchar4> expected = pattern(width, height, frame);
+    test::GuardedDeviceArray<uchar4> source(expected.size(), expected.data());
+    interop.write_rgba(source.data(), stream_);
+    EXPECT_TRUE(identical(texture.read_back(), expected, width)) << "frame " << frame;
+    EXPECT_TRUE(source.guards_intact());
+  }
+  SV_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+// The viewer's two display paths give the same pixels: CUDA colorize + interop, and the CPU
+// colorize uploaded with glTexSubImage2D.
+TEST_F(GlInterop, InteropDisparityImageEqualsTheHostPath) {
+  const int width = 333, height = 77;
+  ImageI16 fixed(width, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const uint8_t h = test::hash_value(x, y, 3);
+      // Invalid pixels, and values beyond both ends of the range (clamping).
+      fixed.at(x, y) = h < 12 ? kInvalidFixedDisparity
+                              : static_cast<int16_t>((x * 5 + y * 11 + h) % 1400 - 150);
+    }
+  }
+  const float lo = 1.5f, hi = 70.25f;
+  const Rgb8 invalid{7, 8, 9};
+  test::GuardedDeviceArray<int16_t> device_disparity(fixed.size(), fixed.data());
+  test::GuardedDeviceArray<uchar4> device_rgba(fixed.size());
+
+  GlTexture interop_texture(width, height, filled(width, height, 0x33));
+  GlTexture host_texture(width, height, filled(width, height, 0xCC));
+  cuda::GlTextureInterop interop(interop_texture.name(), width, height);
+
+  for (Colormap map : {Colormap::Turbo, Colormap::Jet, Colormap::Inferno, Colormap::Gray}) {
+    cuda::colorize_disparity(device_disparity.data(), width, height, lo,
+                             colorize_inverse_range(lo, hi), map, invalid, device_rgba.data(),
+                             stream_);
+    interop.write_rgba(device_rgba.data(), stream_);
+
+    const ImageRgb8 colors = colorize_disparity(fixed_to_float_disparity(fixed), lo, hi, map, invalid);
+    std::vector<uchar4> host_rgba(colors.size());
+    std::set<uint32_t> distinct;
+    for (size_t i = 0; i < colors.size(); ++i) {
+      const Rgb8 c = colors.data()[i];
+      host_rgba[i] = make_uchar4(c.r, c.g, c.b, 255);
+      distinct.insert(c.r << 16 | c.g << 8 | c.b);
+    }
+    host_texture.upload(host_rgba);
+
+    const std::vector<uchar4> via_interop = interop_texture.read_back();
+    EXPECT_TRUE(identical(via_interop, host_texture.read_back(), width)) << colormap_name(map);
+    EXPECT_TRUE(identical(via_interop, host_rgba, width)) << colormap_name(map);
+    EXPECT_GT(distinct.size(), 100u) << colormap_name(map) << ": the image must not be flat";
+  }
+  EXPECT_TRUE(device_rgba.guards_intact());
+}
+
+TEST_F(GlInterop, RegistersAgainAfterTheTextureIsResized) {
+  GlTexture texture(333, 77, filled(333, 77, 0));
+  {
+    cuda::GlTextureInterop interop(texture.name(), 333, 77);
+    const std::vector<uchar4> expected = pattern(333, 77, 5);
+    test::GuardedDeviceArray<uchar4> source(expected.size(), expected.data());
+    interop.write_rgba(source.data(), stream_);
+    EXPECT_TRUE(identical(texture.read_back(), expected, 333));
+    SV_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }  // unregistered before the storage changes, as gl_interop.h asks
+
+  const struct {
+    int width, height;
+  } sizes[] = {{641, 479}, {1, 1}, {17, 3}};
+  int seed = 6;
+  for (const auto size : sizes) {
+    texture.allocate(size.width, size.height, filled(size.width, size.height, 0x77));
+    ASSERT_EQ(gl_errors(), "");
+    cuda::GlTextureInterop interop(texture.name(), size.width, size.height);
+    const std::vector<uchar4> expected = pattern(size.width, size.height, seed++);
+    test::GuardedDeviceArray<uchar4> source(expected.size(), expected.data());
+    interop.write_rgba(source.data(), stream_);
+    EXPECT_TRUE(identical(texture.read_back(), expected, size.width))
+        << size.width << "x" << size.height;
+    SV_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  // The size the caller gives is checked against the texture's storage (now 17x3).
+  try {
+    cuda::GlTextureInterop stale(texture.name(), 333, 77);
+    ADD_FAILURE() << "registering 17x3 storage as 333x77 did not throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("17x3"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(GlInterop, RejectsBadArguments) {
+  EXPECT_THROW(cuda::GlTextureInterop(0, 4, 4), InputError);
+  GlTexture texture(4, 4, filled(4, 4, 0));
+  EXPECT_THROW(cuda::GlTextureInterop(texture.name(), 0, 4), InputError);
+  EXPECT_THROW(cuda::GlTextureInterop(texture.name(), 4, -1), InputError);
+  cuda::GlTextureInterop interop(texture.name(), 4, 4);
+  EXPECT_THROW(interop.write_rgba(nullptr, stream_), InputError);
+  // A name that is no texture: CUDA refuses, with the texture named in the message.
+  try {
+    cuda::GlTextureInterop bogus(texture.name() + 1000, 4, 4);
+    ADD_FAILURE() << "registering a name that is no texture did not throw";
+  } catch (const cuda::CudaError& e) {
+    EXPECT_NE(std::string(e.what()).find("GL texture " + std::to_string(texture.name() + 1000)),
+              std::string::npos)
+        << e.what();
+  }
+  gl_errors();  // the driver may have recorded a GL error for the bogus name too
+  // The failed registration left no CUDA error behind for later launch checks.
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+}  // namespace
+}  // namespace sv

@@ -1,0 +1,266 @@
+// Rectification on a known geometry: the synthetic scene's rectified views are warped into the
+// raw views of a calibrated rig (known K, distortion, R, T), the calibration is written to a file,
+// and StereoRectifier must bring corresponding points back onto one row and the CPU engine's
+// accuracy back near that of the original rectified pair.
+#include "src/io/stereo_rectifier.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "src/core/cpu_engine.h"
+#include "src/core/error.h"
+#include "src/core/evaluation.h"
+#include "src/core/synthetic_scene.h"
+#include "src/io/mat_image.h"
+#include "src/io/rectified_source.h"
+#include "tests/io/io_test_support.h"
+
+namespace sv {
+namespace {
+
+using test::fresh_dir;
+
+constexpr int kWidth = 320;
+constexpr int kHeight = 240;
+constexpr int kDisparities = 48;
+
+struct Rig {
+  cv::Matx33d K[2] = {cv::Matx33d(300, 0, 158.5, 0, 302, 121.25, 0, 0, 1),
+                      cv::Matx33d(305, 0, 163, 0, 304, 118, 0, 0, 1)};
+  cv::Matx<double, 1, 5> D[2] = {cv::Matx<double, 1, 5>(-0.12, 0.03, 0.001, -0.0008, 0.0),
+                                 cv::Matx<double, 1, 5>(-0.10, 0.02, -0.0005, 0.001, 0.0)};
+  cv::Matx33d R;
+  cv::Vec3d T{-0.1, 0.003, 0.002};
+  cv::Mat Rr[2], P[2], Q;  // stereoRectify's rectifying rotations and projections
+
+  Rig() {
+    cv::Rodrigues(cv::Vec3d(0.02, -0.03, 0.015), R);
+    cv::stereoRectify(K[0], D[0], K[1], D[1], cv::Size(kWidth, kHeight), R, T, Rr[0], Rr[1], P[0],
+                      P[1], Q, cv::CALIB_ZERO_DISPARITY, 0.0);
+  }
+
+  void write(const std::string& path) const {
+    cv::FileStorage fs(path, cv::FileStorage::WRITE);
+    fs << "image_width" << kWidth << "image_height" << kHeight << "K1" << cv::Mat(K[0]) << "D1"
+       << cv::Mat(D[0]) << "K2" << cv::Mat(K[1]) << "D2" << cv::Mat(D[1]) << "R" << cv::Mat(R)
+       << "T" << cv::Mat(T);
+  }
+
+  // The test's own forward model: a rectified pixel of view v to its raw (distorted) pixel.
+  cv::Point2d raw_from_rectified(int v, cv::Point2d p) const {
+    const cv::Matx33d Kr(P[v].at<double>(0, 0), 0, P[v].at<double>(0, 2), 0,
+                         P[v].at<double>(1, 1), P[v].at<double>(1, 2), 0, 0, 1);
+    const cv::Vec3d ray = cv::Matx33d(Rr[v]).t() * (Kr.inv() * cv::Vec3d(p.x, p.y, 1.0));
+    const double x = ray[0] / ray[2], y = ray[1] / ray[2];
+    const double k1 = D[v](0), k2 = D[v](1), p1 = D[v](2), p2 = D[v](3), k3 = D[v](4);
+    const double r2 = x * x + y * y;
+    const double radial = 1 + k1 * r2 + k2 * r2 * r2 + k3 * r2 * r2 * r2;
+    const double xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x);
+    const double yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y;
+    return {K[v](0, 0) * xd + K[v](0, 2), K[v](1, 1) * yd + K[v](1, 2)};
+  }
+
+  // The raw view v a camera of this rig would have seen of the rectified image: each raw pixel
+  // takes the rectified image at the point OpenCV's iterative undistortion sends it to.
+  ImageRgb8 raw_view(int v, const ImageRgb8& rectified) const {
+    std::vector<cv::Point2f> pixels;
+    for (int y = 0; y < kHeight; ++y) {
+      for (int x = 0; x < kWidth; ++x) pixels.emplace_back(static_cast<float>(x), static_cast<float>(y));
+    }
+    std::vector<cv::Point2f> rect;
+    cv::undistortPoints(pixels, rect, K[v], D[v], Rr[v], P[v]);
+    cv::Mat map_x(kHeight, kWidth, CV_32FC1), map_y(kHeight, kWidth, CV_32FC1);
+    for (int i = 0; i < kWidth * kHeight; ++i) {
+      map_x.at<float>(i / kWidth, i % kWidth) = rect[i].x;
+      map_y.at<float>(i / kWidth, i % kWidth) = rect[i].y;
+    }
+    cv::Mat raw;
+    cv::remap(bgr_mat_from_rgb(rectified), raw, map_x, map_y, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+    return rgb_image_from_mat(raw);
+  }
+};
+
+double bilinear(const ImageF32& map, double x, double y) {
+  const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
+  const double fx = x - x0, fy = y - y0;
+  return (1 - fy) * ((1 - fx) * map.clamped(x0, y0) + fx * map.clamped(x0 + 1, y0)) +
+         fy * ((1 - fx) * map.clamped(x0, y0 + 1) + fx * map.clamped(x0 + 1, y0 + 1));
+}
+
+// Where the rectifier puts the raw point `raw`: solves map(q) = raw by Newton's method on the
+// rectifier's own tables, starting from `guess`.
+cv::Point2d rectified_position(const ImageF32& map_x, const ImageF32& map_y, cv::Point2d raw,
+                               cv::Point2d guess) {
+  cv::Point2d q = guess;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    const double ex = bilinear(map_x, q.x, q.y) - raw.x;
+    const double ey = bilinear(map_y, q.x, q.y) - raw.y;
+    const double h = 0.5;
+    const double a = (bilinear(map_x, q.x + h, q.y) - bilinear(map_x, q.x - h, q.y)) / (2 * h);
+    const double b = (bilinear(map_x, q.x, q.y + h) - bilinear(map_x, q.x, q.y - h)) / (2 * h);
+    const double c = (bilinear(map_y, q.x + h, q.y) - bilinear(map_y, q.x - h, q.y)) / (2 * h);
+    const double d = (bilinear(map_y, q.x, q.y + h) - bilinear(map_y, q.x, q.y - h)) / (2 * h);
+    const double det = a * d - b * c;
+    q.x -= (d * ex - b * ey) / det;
+    q.y -= (a * ey - c * ex) / det;
+  }
+  return q;
+}
+
+double bad1_nonocc(const ImageRgb8& left, const ImageRgb8& right, const SyntheticFrame& truth,
+                   const ImageU8& region) {
+  StereoParams params;
+  params.num_disparities = kDisparities;
+  CpuEngine engine;
+  const DisparityResult result = engine.compute(to_gray(left), to_gray(right), params);
+  EvaluationMasks masks;
+  masks.nonocc = truth.nonoccluded_mask;
+  for (size_t i = 0; i < region.size(); ++i) {
+    if (!region.data()[i]) masks.nonocc.data()[i] = 0;
+  }
+  return evaluate_disparity(result.disparity, truth.ground_truth, masks).find("nonocc")->bad_1;
+}
+
+class RectifierOnSyntheticRig : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SyntheticSceneConfig config;
+    config.width = kWidth;
+    config.height = kHeight;
+    config.max_disparity = kDisparities;
+    truth_ = SyntheticScene(config).render(0);
+    raw_left_ = rig_.raw_view(0, truth_.left);
+    raw_right_ = rig_.raw_view(1, truth_.right);
+    calib_path_ = fresh_dir("rectifier") + "/rig.yaml";
+    rig_.write(calib_path_);
+  }
+  Rig rig_;
+  SyntheticFrame truth_;
+  ImageRgb8 raw_left_, raw_right_;
+  std::string calib_path_;
+};
+
+TEST_F(RectifierOnSyntheticRig, CorrespondingPointsComeBackOntoOneRow) {
+  const StereoRectifier rectifier(load_stereo_calibration(calib_path_), kWidth, kHeight, 0.0);
+  ASSERT_TRUE(rectifier.remaps());
+  const RectificationMaps& maps = rectifier.maps();
+  ASSERT_TRUE(maps.left_x.same_size(kWidth, kHeight));
+
+  double worst_raw_row_gap = 0, worst_row_gap = 0, worst_displacement = 0;
+  int points = 0;
+  for (int y = 20; y < kHeight - 20; y += 10) {
+    for (int x = 60; x < kWidth - 20; x += 10) {
+      if (!truth_.nonoccluded_mask.at(x, y)) continue;
+      const cv::Point2d left(x, y);
+      const cv::Point2d right(x - truth_.ground_truth.at(x, y), y);
+      const cv::Point2d raw_l = rig_.raw_from_rectified(0, left);
+      const cv::Point2d raw_r = rig_.raw_from_rectified(1, right);
+      worst_raw_row_gap = std::max(worst_raw_row_gap, std::fabs(raw_l.y - raw_r.y));
+      const cv::Point2d q_l = rectified_position(maps.left_x, maps.left_y, raw_l, raw_l);
+      const cv::Point2d q_r = rectified_position(maps.right_x, maps.right_y, raw_r, raw_r);
+      worst_row_gap = std::max(worst_row_gap, std::fabs(q_l.y - q_r.y));
+      worst_displacement = std::max({worst_displacement, cv::norm(q_l - left), cv::norm(q_r - right)});
+      ++points;
+    }
+  }
+  RecordProperty("raw_row_gap", std::to_string(worst_raw_row_gap));
+  RecordProperty("row_gap", std::to_string(worst_row_gap));
+  RecordProperty("displacement", std::to_string(worst_displacement));
+  ASSERT_GT(points, 200);
+  EXPECT_GT(worst_raw_row_gap, 3.0) << "the raw pair should be visibly unrectified";
+  EXPECT_LT(worst_row_gap, 0.5);
+  EXPECT_LT(worst_displacement, 0.5);
+}
+
+TEST_F(RectifierOnSyntheticRig, DisparityAccuracyComesBackNearTheRectifiedCase) {
+  const StereoRectifier rectifier(load_stereo_calibration(calib_path_), kWidth, kHeight, 0.0);
+  ImageRgb8 left = raw_left_, right = raw_right_;
+  rectifier.rectify(left, right);
+
+  // Judge away from the borders, where the double resampling has no data to work with.
+  ImageU8 interior(kWidth, kHeight, 0);
+  for (int y = 8; y < kHeight - 8; ++y) {
+    for (int x = 8; x < kWidth - 8; ++x) interior.at(x, y) = 255;
+  }
+  const double ideal = bad1_nonocc(truth_.left, truth_.right, truth_, interior);
+  const double rectified = bad1_nonocc(left, right, truth_, interior);
+  const double raw = bad1_nonocc(raw_left_, raw_right_, truth_, interior);
+  RecordProperty("bad1_ideal", std::to_string(ideal));
+  RecordProperty("bad1_rectified", std::to_string(rectified));
+  RecordProperty("bad1_raw", std::to_string(raw));
+  EXPECT_LT(rectified, ideal + 4.0) << "ideal " << ideal << ", raw " << raw;
+  EXPECT_GT(raw, ideal + 15.0) << "the unrectified pair should match badly: ideal " << ideal;
+}
+
+TEST_F(RectifierOnSyntheticRig, SourceDecoratorRectifiesAndChecksTheSize) {
+  struct Fixed : FrameSource {
+    ImageRgb8 l, r;
+    bool done = false;
+    std::string describe() const override { return "fixed"; }
+    bool is_live() const override { return false; }
+    std::optional<StereoPair> next() override {
+      if (done) return std::nullopt;
+      done = true;
+      StereoPair p;
+      p.left = l;
+      p.right = r;
+      return p;
+    }
+  };
+  auto raw = std::make_unique<Fixed>();
+  raw->l = raw_left_;
+  raw->r = raw_right_;
+  std::vector<std::string> notices;
+  RectifiedSource source(std::move(raw), load_stereo_calibration(calib_path_), 0.0,
+                         [&](const std::string& m) { notices.push_back(m); });
+  auto pair = source.next();
+  ASSERT_TRUE(pair);
+  ImageRgb8 expect_left = raw_left_, expect_right = raw_right_;
+  StereoRectifier(load_stereo_calibration(calib_path_), kWidth, kHeight, 0.0).rectify(expect_left, expect_right);
+  EXPECT_TRUE(pair->left == expect_left);
+  EXPECT_TRUE(pair->right == expect_right);
+  ASSERT_NE(source.rectifier(), nullptr);
+  EXPECT_NEAR(source.rectifier()->geometry().baseline, cv::norm(rig_.T), 1e-9);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_NE(notices[0].find("rig.yaml"), std::string::npos);
+
+  auto small = std::make_unique<Fixed>();
+  small->l = ImageRgb8(300, 200);
+  small->r = ImageRgb8(300, 200);
+  RectifiedSource wrong(std::move(small), load_stereo_calibration(calib_path_));
+  try {
+    wrong.next();
+    FAIL() << "a calibration for 320x240 was applied to 300x200";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("320x240"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("300x200"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StereoRectifier, OnlyQMeansTheInputIsRectifiedAlready) {
+  StereoCalibration c;
+  c.path = "q-only.yaml";
+  c.width = 64;
+  c.height = 48;
+  c.has_rectification = true;
+  c.R1 = c.R2 = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  c.P1 = {100, 0, 32, 0, 0, 100, 24, 0, 0, 0, 1, 0};
+  c.P2 = {100, 0, 32, -100 * 0.2, 0, 100, 24, 0, 0, 0, 1, 0};
+  c.Q = {1, 0, 0, -32, 0, 1, 0, -24, 0, 0, 0, 100, 0, 0, 5, 0};
+  const StereoRectifier rectifier(c, 128, 96);  // a whole multiple: scaled
+  EXPECT_FALSE(rectifier.remaps());
+  EXPECT_NEAR(rectifier.geometry().focal_length_px, 200, 1e-9);
+  EXPECT_NEAR(rectifier.geometry().baseline, 0.2, 1e-12);
+  ImageRgb8 left(128, 96, Rgb8{1, 2, 3}), right = left;
+  rectifier.rectify(left, right);
+  EXPECT_EQ(left.at(5, 5), (Rgb8{1, 2, 3}));
+  EXPECT_THROW(StereoRectifier(c, 64, 48, 1.5), InputError);
+  c.P2 = {100, 0, 32, 0, 0, 100, 24, -100 * 0.2, 0, 0, 1, 0};  // one camera above the other
+  EXPECT_THROW(StereoRectifier(c, 64, 48), InputError);
+}
+
+}  // namespace
+}  // namespace sv

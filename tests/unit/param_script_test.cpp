@@ -1,0 +1,124 @@
+#include "src/app/param_script.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "src/core/error.h"
+
+namespace sv {
+namespace {
+
+// The error message of parsing `text`, or "" when it parses.
+std::string parse_error(const std::string& text) {
+  try {
+    parse_param_script(text, "s.txt");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ParamScript, ParsesEveryCommandAndBothTriggers) {
+  const auto events = parse_param_script(
+      "# tuning session\n"
+      "at 5 set p2 = 80\n"
+      "\n"
+      "at 2.5s set p1 8   # no '=' is fine\n"
+      "at 10 algorithm bm-sad\n"
+      "at frame 3 colormap gray\n"
+      "at frame 4 layout 4\n"
+      "at 1 view blend\n"
+      "at 1 engine cpu\n"
+      "at 2 pause\n"
+      "at 3 resume\n"
+      "at 4 snapshot out/snaps\n"
+      "at 6 set disparities=32\n"
+      "at 7 quit\n");
+  ASSERT_EQ(events.size(), 12u);
+  EXPECT_EQ(events[0].line, 2);
+  EXPECT_EQ(events[0].trigger, ScriptTrigger::Seconds);
+  EXPECT_DOUBLE_EQ(events[0].at, 5.0);
+  EXPECT_EQ(events[0].action, ScriptAction::SetParam);
+  EXPECT_EQ(events[0].key, "p2");
+  EXPECT_EQ(events[0].value, "80");
+  EXPECT_EQ(events[0].text, "set p2 = 80");
+  EXPECT_DOUBLE_EQ(events[1].at, 2.5);
+  EXPECT_EQ(events[1].key, "p1");
+  EXPECT_EQ(events[1].value, "8");
+  EXPECT_EQ(events[2].key, "algorithm");
+  EXPECT_EQ(events[2].value, "bm-sad");
+  EXPECT_EQ(events[3].trigger, ScriptTrigger::Frame);
+  EXPECT_DOUBLE_EQ(events[3].at, 3.0);
+  EXPECT_EQ(events[3].action, ScriptAction::Colormap);
+  EXPECT_EQ(events[3].value, "gray");
+  EXPECT_EQ(events[4].action, ScriptAction::Layout);
+  EXPECT_EQ(events[4].value, "4");
+  EXPECT_EQ(events[5].action, ScriptAction::View);
+  EXPECT_EQ(events[6].action, ScriptAction::Engine);
+  EXPECT_EQ(events[7].action, ScriptAction::Pause);
+  EXPECT_EQ(events[8].action, ScriptAction::Resume);
+  EXPECT_EQ(events[9].action, ScriptAction::Snapshot);
+  EXPECT_EQ(events[9].value, "out/snaps");
+  EXPECT_EQ(events[10].key, "disparities");
+  EXPECT_EQ(events[10].value, "32");
+  EXPECT_EQ(events[11].action, ScriptAction::Quit);
+}
+
+TEST(ParamScript, ErrorsNameTheFileTheLineAndTheProblem) {
+  EXPECT_EQ(parse_error("at 1 set p2 = 80\nat 2 set p3 = 1\n"),
+            "s.txt:2: unknown parameter \"p3\"");
+  EXPECT_EQ(parse_error("at 1 set p2 = lots\n"), "s.txt:1: --p2: \"lots\" is not an integer");
+  EXPECT_EQ(parse_error("set p2 = 80\n"),
+            "s.txt:1: a line starts with \"at <seconds>\" or \"at frame <n>\", not \"set\"");
+  EXPECT_EQ(parse_error("at soon set p2 = 1\n"),
+            "s.txt:1: \"soon\" is not a time in seconds (e.g. 5, 2.5 or 5s)");
+  EXPECT_EQ(parse_error("at -1 pause\n"),
+            "s.txt:1: \"-1\" is not a time in seconds (e.g. 5, 2.5 or 5s)");
+  EXPECT_EQ(parse_error("at frame 2.5 pause\n"),
+            "s.txt:1: \"2.5\" is not a frame count (a whole number >= 0)");
+  EXPECT_EQ(parse_error("at frame\n"), "s.txt:1: \"at frame\" needs a frame count");
+  EXPECT_EQ(parse_error("at 3\n"), "s.txt:1: a command is missing after the time");
+  EXPECT_EQ(parse_error("at 3 layout 3\n"), "s.txt:1: layout \"3\": 1, 2 or 4 views");
+  EXPECT_EQ(parse_error("at 3 view top\n"),
+            "s.txt:1: view \"top\": one of left, right, disparity, blend");
+  EXPECT_EQ(parse_error("at 3 engine gpu\n"), "s.txt:1: engine \"gpu\": cpu, cuda or auto");
+  EXPECT_EQ(parse_error("at 3 pause now\n"), "s.txt:1: usage: pause");
+  EXPECT_EQ(parse_error("at 3 set p2\n"), "s.txt:1: usage: set KEY = VALUE");
+  EXPECT_NE(parse_error("at 3 colormap rainbow\n").find("s.txt:1: "), std::string::npos);
+  EXPECT_NE(parse_error("at 3 algorithm magic\n").find("unknown algorithm \"magic\""),
+            std::string::npos);
+  EXPECT_NE(parse_error("at 3 jump\n").find("s.txt:1: unknown command \"jump\""),
+            std::string::npos);
+}
+
+TEST(ParamScript, AMissingFileIsAClearError) {
+  try {
+    load_param_script("/nonexistent/dir/script.txt");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "script /nonexistent/dir/script.txt: cannot be read (missing or not readable)");
+  }
+}
+
+TEST(ScriptPlayer, FiresEachEventOnceWhenItsTimeOrFrameComes) {
+  ScriptPlayer player(parse_param_script("at 1 set p1 = 5\n"
+                                         "at frame 2 colormap jet\n"
+                                         "at 0.5 set p2 = 50\n"));
+  EXPECT_TRUE(player.due(0.2, 0).empty());
+  auto due = player.due(1.0, 1);
+  ASSERT_EQ(due.size(), 2u);  // both seconds events, in file order
+  EXPECT_EQ(due[0].key, "p1");
+  EXPECT_EQ(due[1].key, "p2");
+  EXPECT_FALSE(player.finished());
+  EXPECT_TRUE(player.due(5.0, 1).empty());
+  due = player.due(5.0, 2);
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].value, "jet");
+  EXPECT_TRUE(player.finished());
+  EXPECT_TRUE(player.due(100.0, 100).empty());
+}
+
+}  // namespace
+}  // namespace sv

@@ -1,0 +1,228 @@
+#include "src/app/processing_thread.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <thread>
+
+#include "src/app/engine_factory.h"
+#include "src/app/synthetic_source.h"
+#include "src/core/disparity.h"
+#include "src/core/error.h"
+
+namespace sv {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Writes params.p1 + left pixel (0, 0) / 100 into every pixel, so a result shows which
+// parameters and which pair made it; throws on the pair whose marker equals `fail_marker`.
+class MarkerEngine : public StereoEngine {
+ public:
+  explicit MarkerEngine(std::string name = "marker", int fail_marker = -1)
+      : name_(std::move(name)), fail_marker_(fail_marker) {}
+  std::string name() const override { return name_; }
+  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams& params) override {
+    if (left.at(0, 0) == fail_marker_) throw RuntimeError("boom");
+    DisparityResult result;
+    result.disparity = ImageF32(left.width(), left.height(),
+                                static_cast<float>(params.p1) + left.at(0, 0) / 100.0f);
+    result.timings.add("mark", 0.5);
+    return result;
+  }
+
+ private:
+  std::string name_;
+  int fail_marker_;
+};
+
+EngineFactory marker_factory(int fail_marker = -1) {
+  return [fail_marker](const std::string& kind, std::ostream& notices) {
+    if (kind == "broken") throw RuntimeError("no such device");
+    notices << "note: made " << kind << "\n";
+    return std::unique_ptr<StereoEngine>(new MarkerEngine(kind, fail_marker));
+  };
+}
+
+// Gray pairs whose pixel (0, 0) is 1, 2, 3, ... (the marker); gray 255/255/255 keeps its value.
+StereoPair marked_pair(int marker) {
+  StereoPair pair;
+  pair.index = marker;
+  const uint8_t v = static_cast<uint8_t>(marker);
+  pair.left = ImageRgb8(4, 3, Rgb8{v, v, v});
+  pair.right = pair.left;
+  return pair;
+}
+
+// Polls take_latest() until `accept` says yes or 5 s pass.
+std::optional<ProcessedFrame> wait_for(ProcessingThread& thread,
+                                       const std::function<bool(const ProcessedFrame&)>& accept) {
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (auto frame = thread.take_latest()) {
+      if (accept(*frame)) return frame;
+    }
+    std::this_thread::sleep_for(1ms);
+  }
+  return std::nullopt;
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& text) {
+  for (const auto& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(ProcessingThread, ResultsArriveWithTheirPairAndTimings) {
+  PairQueue queue(2, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, marker_factory(), "fake", StereoParams{});
+  EXPECT_TRUE(contains(processing.take_messages(), "note: made fake"));
+  processing.start();
+  queue.push(marked_pair(7));
+  auto frame = wait_for(processing, [](const ProcessedFrame&) { return true; });
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->sequence, 1);
+  EXPECT_EQ(frame->pair.index, 7);
+  EXPECT_EQ(frame->engine, "fake");
+  EXPECT_FLOAT_EQ(frame->result.disparity.at(3, 2), 12.07f);  // default p1 12 + 7/100
+  ASSERT_EQ(frame->result.timings.stages.size(), 1u);
+  EXPECT_EQ(frame->result.timings.stages[0].stage, "mark");
+  EXPECT_EQ(processing.status().processed, 1);
+}
+
+TEST(ProcessingThread, AParameterChangeTakesEffectOnALaterFrame) {
+  PairQueue queue(2, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, marker_factory(), "fake", StereoParams{});
+  processing.start();
+  std::thread producer([&] {
+    for (int i = 1; queue.push(marked_pair(i % 200 + 1)); ++i) std::this_thread::sleep_for(2ms);
+  });
+  ASSERT_TRUE(wait_for(processing, [](const ProcessedFrame& f) { return f.params.p1 == 12; }));
+  StereoParams changed;
+  changed.p1 = 77;
+  const uint64_t generation = processing.set_params(changed);
+  EXPECT_EQ(generation, 1u);
+  auto frame = wait_for(processing, [&](const ProcessedFrame& f) {
+    // Until the change arrives, every frame still carries the old snapshot, consistently.
+    EXPECT_EQ(f.params.p1, f.params_generation >= generation ? 77 : 12);
+    return f.params_generation >= generation;
+  });
+  queue.close();
+  producer.join();
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(static_cast<int>(frame->result.disparity.at(0, 0)), 77);
+  EXPECT_EQ(processing.params().p1, 77);
+}
+
+TEST(ProcessingThread, AnEngineExceptionBecomesAMessageAndTheThreadGoesOn) {
+  PairQueue queue(8, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, marker_factory(2), "fake", StereoParams{});
+  processing.start();
+  for (int i = 1; i <= 3; ++i) queue.push(marked_pair(i));
+  auto frame = wait_for(processing, [](const ProcessedFrame& f) { return f.pair.index == 3; });
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->sequence, 2);  // pair 2 failed and produced no result
+  const auto messages = processing.take_messages();
+  EXPECT_TRUE(contains(messages, "error: frame 2: boom")) << ::testing::PrintToString(messages);
+  EXPECT_EQ(processing.status().error, "");  // cleared by the good frame after it
+}
+
+TEST(ProcessingThread, PausedItRecomputesTheLastPairOnAParameterChangeAndStepsOnRequest) {
+  PairQueue queue(4, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, marker_factory(), "fake", StereoParams{});
+  processing.set_paused(true);
+  processing.step();
+  processing.start();
+  queue.push(marked_pair(1));
+  queue.push(marked_pair(2));
+  auto first = wait_for(processing, [](const ProcessedFrame&) { return true; });
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->pair.index, 1);
+  StereoParams changed;
+  changed.p1 = 30;
+  processing.set_params(changed);
+  auto redone = wait_for(processing, [](const ProcessedFrame&) { return true; });
+  ASSERT_TRUE(redone);
+  EXPECT_EQ(redone->pair.index, 1) << "paused: the same pair is recomputed";
+  EXPECT_FLOAT_EQ(redone->result.disparity.at(0, 0), 30.01f);
+  std::this_thread::sleep_for(60ms);
+  EXPECT_FALSE(processing.take_latest()) << "paused: no new pair is taken";
+  EXPECT_EQ(queue.size(), 1u);
+  processing.step();
+  auto stepped = wait_for(processing, [](const ProcessedFrame&) { return true; });
+  ASSERT_TRUE(stepped);
+  EXPECT_EQ(stepped->pair.index, 2);
+}
+
+TEST(ProcessingThread, EngineSwitchesHappenOnTheThreadAndAFailedOneKeepsTheOldEngine) {
+  PairQueue queue(4, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, marker_factory(), "first", StereoParams{});
+  processing.start();
+  queue.push(marked_pair(1));
+  ASSERT_TRUE(wait_for(processing, [](const ProcessedFrame& f) { return f.engine == "first"; }));
+  processing.request_engine("broken");
+  queue.push(marked_pair(2));
+  ASSERT_TRUE(wait_for(processing, [](const ProcessedFrame& f) { return f.pair.index == 2; }));
+  EXPECT_TRUE(contains(processing.take_messages(), "no such device; keeping first"));
+  EXPECT_EQ(processing.status().engine, "first");
+  processing.request_engine("second");
+  // The last pair is recomputed with the new engine even without a new pair.
+  auto frame = wait_for(processing, [](const ProcessedFrame& f) { return f.engine == "second"; });
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(processing.status().engine, "second");
+}
+
+TEST(ProcessingThread, ReportsTheEndOfItsInputAndStopsPromptly) {
+  PairQueue queue(2, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, marker_factory(), "fake", StereoParams{});
+  processing.start();
+  queue.close();
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (!processing.status().input_ended && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(1ms);
+  }
+  EXPECT_TRUE(processing.status().input_ended);
+  const auto start = std::chrono::steady_clock::now();
+  processing.stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+}
+
+TEST(ProcessingThread, AFactoryFailureAtStartUpThrows) {
+  PairQueue queue(2, QueueFullPolicy::Block);
+  EXPECT_THROW(ProcessingThread(queue, marker_factory(), "broken", StereoParams{}), RuntimeError);
+}
+
+TEST(ProcessingThread, RunsTheCpuEngineOnTheSyntheticScene) {
+  SyntheticSceneConfig config;
+  config.width = 96;
+  config.height = 64;
+  config.max_disparity = 16;
+  SyntheticSource source(config);
+  PairQueue queue(2, QueueFullPolicy::Block);
+  StereoParams params;
+  params.num_disparities = 16;
+  ProcessingThread processing(queue, make_engine, "cpu", params);
+  processing.start();
+  queue.push(*source.next());
+  auto frame = wait_for(processing, [](const ProcessedFrame&) { return true; });
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->engine, "cpu");
+  ASSERT_EQ(frame->result.disparity.width(), 96);
+  // Most pixels match the scene's exact disparity within 1 px (a real engine ran on the pair).
+  const ImageF32 truth = SyntheticScene(config).render(0).ground_truth;
+  int close = 0;
+  for (int y = 0; y < truth.height(); ++y) {
+    for (int x = 0; x < truth.width(); ++x) {
+      const float d = frame->result.disparity.at(x, y);
+      if (is_valid_disparity(d) && std::abs(d - truth.at(x, y)) <= 1.0f) ++close;
+    }
+  }
+  EXPECT_GT(close, static_cast<int>(truth.size() * 7 / 10));
+  EXPECT_FALSE(frame->result.timings.stages.empty());
+}
+
+}  // namespace
+}  // namespace sv

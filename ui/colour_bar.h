@@ -1,0 +1,34 @@
+#pragma once
+
+#include <imgui.h>
+
+#include "src/core/image.h"
+#include "src/core/stereo_params.h"
+#include "ui/view_layout.h"
+#include "ui/viewer_settings.h"
+
+namespace sv {
+
+struct DisparityRange {
+  float lo = 0.0f;
+  float hi = 1.0f;
+};
+
+// The disparities mapped onto the colormap's ends. Search range: [min-disparity,
+// min-disparity + disparities - 1], what the engine can return, so colours stay put while a
+// scene moves. Auto: the frame's valid minimum and maximum (the search range when none is
+// valid). Fixed: what the user typed.
+DisparityRange display_range(const ColorRange& range, const StereoParams& params,
+                             const ImageF32& disparity);
+
+// About `count` evenly spaced round values (1, 2 or 5 times a power of ten) within [lo, hi].
+std::vector<float> nice_ticks(float lo, float hi, int count);
+
+// A vertical colour bar in `area` (window coordinates): high disparities (near) on top, ticks
+// labelled in px and, when the calibration is known, depth in metres; a swatch for invalid.
+// Width wanted for the labels: colour_bar_width().
+void draw_colour_bar(ImDrawList* draw, const Rect& area, Colormap map, DisparityRange range,
+                     const DepthCalibration& calibration);
+float colour_bar_width(const DepthCalibration& calibration);
+
+}  // namespace sv

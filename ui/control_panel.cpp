@@ -1,0 +1,348 @@
+#include "ui/control_panel.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "src/core/algorithm_registry.h"
+#include "src/core/colorize.h"
+#include "src/core/disparity.h"
+#include "src/core/error.h"
+#include "src/core/param_table.h"
+#include "ui/timings_panel.h"
+
+namespace sv {
+namespace {
+
+void help_tooltip(const std::string& text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
+}
+
+// The value nearest to `wanted` (searching away from `previous`, then back) that validate()
+// accepts; `previous` when there is none nearby.
+template <typename Apply>
+bool snap_to_valid(StereoParams& params, int previous, int wanted, Apply apply) {
+  const int direction = wanted >= previous ? 1 : -1;
+  for (int distance = 0; distance <= 64; ++distance) {
+    for (int sign : {direction, -direction}) {
+      StereoParams candidate = params;
+      apply(candidate, wanted + sign * distance);
+      if (candidate.validate().empty()) {
+        const bool changed = candidate != params;
+        params = candidate;
+        return changed;
+      }
+      if (distance == 0) break;
+    }
+  }
+  apply(params, previous);
+  return false;
+}
+
+const char* const kEngineKinds[] = {"auto", "cpu", "cuda"};
+
+void source_section(ViewerState& state, const ViewerStatus& status) {
+  if (!ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  int source = 0;
+  ImGui::Combo("source", &source, "synthetic\0");
+  help_tooltip("Where stereo pairs come from. Cameras and files arrive with the capture issue.");
+  ImGui::TextUnformatted(status.capture.source.c_str());
+  if (!status.capture.error.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "source error: %s", status.capture.error.c_str());
+  }
+  int size[2] = {state.scene.width, state.scene.height};
+  ImGui::InputInt2("size", size);
+  help_tooltip("Synthetic scene size in pixels (applied by Restart source).");
+  state.scene.width = std::max(16, std::min(size[0], 8192));
+  state.scene.height = std::max(16, std::min(size[1], 8192));
+  ImGui::InputInt("nearest disparity", &state.scene.max_disparity);
+  help_tooltip("The synthetic scene's nearest surface has a disparity just below this.");
+  state.scene.max_disparity = std::max(1, std::min(state.scene.max_disparity, 1024));
+  if (ImGui::Button("Restart source")) state.requests.restart_source = true;
+}
+
+void engine_section(ViewerState& state, const ViewerStatus& status) {
+  if (!ImGui::CollapsingHeader("Engine and algorithm", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  int engine = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (state.engine_kind == kEngineKinds[i]) engine = i;
+  }
+  if (ImGui::Combo("engine", &engine, "auto\0cpu\0cuda\0")) {
+    state.engine_kind = kEngineKinds[engine];
+    state.requests.engine_changed = true;
+  }
+  help_tooltip("auto: CUDA when a device is present, else the CPU reference engine.");
+  ImGui::Text("running: %s", status.processing.engine.c_str());
+  ImGui::Text("display path: %s", display_path_name(status.display_path));
+  help_tooltip("How images reach the GL textures: straight from CUDA (interop) or copied from "
+               "host memory. GL renderer: " + status.gl_renderer);
+
+  if (ImGui::BeginCombo("algorithm", state.params.algorithm.c_str())) {
+    for (const AlgorithmInfo& info : algorithm_registry()) {
+      const bool selected = info.name == state.params.algorithm;
+      if (ImGui::Selectable(info.name.c_str(), selected) && !selected) {
+        state.params.algorithm = info.name;
+        state.requests.params_changed = true;
+      }
+      help_tooltip(info.summary);
+    }
+    ImGui::EndCombo();
+  }
+  if (const AlgorithmInfo* info = find_algorithm(state.params.algorithm)) {
+    help_tooltip(info->summary);
+  }
+}
+
+void parameters_section(ViewerState& state) {
+  if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const AlgorithmInfo* info = find_algorithm(state.params.algorithm);
+  if (!info) return;
+  for (const std::string& key : info->parameters) {
+    if (draw_param_widget(state.params, key)) state.requests.params_changed = true;
+  }
+  ImGui::Separator();
+  ImGui::InputText("preset file", &state.preset_path);
+  help_tooltip("key = value lines, the format of the CLI's --preset.");
+  if (ImGui::Button("Save")) {
+    try {
+      save_preset_file(state.preset_path, state.params);
+      state.add_log("preset saved to " + state.preset_path);
+    } catch (const std::exception& e) {
+      state.add_log(std::string("error: ") + e.what());
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Load")) {
+    try {
+      StereoParams loaded = load_preset_file(state.preset_path, StereoParams{});
+      require_valid(loaded);
+      state.params = loaded;
+      state.requests.params_changed = true;
+      state.add_log("preset loaded from " + state.preset_path);
+    } catch (const std::exception& e) {
+      state.add_log(std::string("error: ") + e.what());
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset to defaults")) {
+    state.params = StereoParams{};
+    state.requests.params_changed = true;
+  }
+}
+
+void display_section(ViewerState& state) {
+  if (!ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ViewerSettings& s = state.settings;
+  ImGui::TextUnformatted("layout");
+  for (int layout : {1, 2, 4}) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d##layout", layout);
+    if (ImGui::RadioButton(label, s.layout == layout)) s.layout = layout;
+  }
+  for (int cell = 0; cell < s.layout; ++cell) {
+    int kind = static_cast<int>(s.views[cell]);
+    char label[32];
+    std::snprintf(label, sizeof label, "view %d", cell + 1);
+    if (ImGui::Combo(label, &kind, "left\0right\0disparity\0blend\0")) {
+      s.views[cell] = static_cast<ViewKind>(kind);
+    }
+  }
+  int map = static_cast<int>(s.colormap);
+  if (ImGui::Combo("colormap", &map, "turbo\0jet\0inferno\0gray\0")) {
+    s.colormap = static_cast<Colormap>(map);
+  }
+  int mode = static_cast<int>(s.range.mode);
+  if (ImGui::Combo("range", &mode, "search range\0auto (frame min..max)\0fixed\0")) {
+    s.range.mode = static_cast<ColorRangeMode>(mode);
+  }
+  help_tooltip("Disparities at the colormap's ends: the engine's search range, the frame's own "
+               "minimum and maximum, or the values below.");
+  if (s.range.mode == ColorRangeMode::Fixed) {
+    ImGui::DragFloatRange2("min / max", &s.range.fixed_min, &s.range.fixed_max, 0.25f, -256.0f,
+                           512.0f, "%.1f px");
+    if (s.range.fixed_max <= s.range.fixed_min) s.range.fixed_max = s.range.fixed_min + 1.0f;
+  }
+  ImGui::SliderFloat("blend", &s.blend_alpha, 0.0f, 1.0f, "%.2f");
+  help_tooltip("Share of the disparity colour in the blended view.");
+  ImGui::Checkbox("depth from the synthetic scene", &state.scene_calibration);
+  help_tooltip("Use the scene's own focal length and baseline (world units as metres).");
+  if (!state.scene_calibration) {
+    float focal = static_cast<float>(s.calibration.focal_px);
+    float baseline = static_cast<float>(s.calibration.baseline_m);
+    if (ImGui::InputFloat("focal length (px)", &focal)) s.calibration.focal_px = std::max(0.0f, focal);
+    if (ImGui::InputFloat("baseline (m)", &baseline, 0.0f, 0.0f, "%.4f")) {
+      s.calibration.baseline_m = std::max(0.0f, baseline);
+    }
+  }
+  ImGui::Text("zoom %.2fx", state.transform.zoom);
+  ImGui::SameLine();
+  if (ImGui::Button("Fit")) state.transform = ViewTransform{};
+  help_tooltip("Mouse wheel zooms about the cursor, drag pans, double click fits.");
+}
+
+void run_section(ViewerState& state, const ViewerStatus& status) {
+  if (!ImGui::CollapsingHeader("Run and snapshot", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (ImGui::Button(state.paused ? "Resume (Space)" : "Pause (Space)")) {
+    state.requests.toggle_pause = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step (Right)")) state.requests.step = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Snapshot (S)")) state.requests.snapshot = true;
+  ImGui::InputText("folder", &state.snapshot_dir);
+  help_tooltip("Snapshots go here: colorized disparity PNG, float PFM, left and right PNG.");
+  ImGui::Text("frame %lld, %lld shown, %dx%d", static_cast<long long>(status.frame_index),
+              static_cast<long long>(status.frames_shown), status.image_width, status.image_height);
+  if (!status.processing.error.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", status.processing.error.c_str());
+  }
+  const CursorReadout& c = status.cursor;
+  if (c.inside) {
+    if (!is_valid_disparity(c.disparity)) {
+      ImGui::Text("cursor (%d, %d): invalid", c.x, c.y);
+    } else if (state.settings.calibration.known()) {
+      ImGui::Text("cursor (%d, %d): d %.2f px, Z %.3f m", c.x, c.y, c.disparity,
+                  state.settings.calibration.depth_m(c.disparity));
+    } else {
+      ImGui::Text("cursor (%d, %d): d %.2f px", c.x, c.y, c.disparity);
+    }
+  } else {
+    ImGui::TextDisabled("cursor: outside the image");
+  }
+}
+
+}  // namespace
+
+bool draw_param_widget(StereoParams& params, const std::string& key) {
+  const ParamDescriptor* d = find_param(key);
+  if (!d) return false;
+  const std::string label = d->key;
+  bool changed = false;
+  switch (d->kind) {
+    case ParamKind::Int: {
+      const int previous = std::stoi(d->get(params));
+      int value = previous;
+      const int lo = static_cast<int>(d->min), hi = static_cast<int>(d->max);
+      const bool edited = hi - lo > 1000
+                              ? ImGui::DragInt(label.c_str(), &value, 1.0f, lo, hi)
+                              : ImGui::SliderInt(label.c_str(), &value, lo, hi);
+      if (edited && value != previous) {
+        changed = snap_to_valid(params, previous, value, [&](StereoParams& p, int v) {
+          d->set(p, std::to_string(v));
+        });
+      }
+      break;
+    }
+    case ParamKind::Float: {
+      float value = std::stof(d->get(params));
+      const float previous = value;
+      if (ImGui::SliderFloat(label.c_str(), &value, static_cast<float>(d->min),
+                             static_cast<float>(d->max)) &&
+          value != previous) {
+        StereoParams candidate = params;
+        d->set(candidate, std::to_string(value));
+        if (candidate.validate().empty()) {
+          params = candidate;
+          changed = true;
+        }
+      }
+      break;
+    }
+    case ParamKind::Bool: {
+      bool value = d->get(params) == "true";
+      if (ImGui::Checkbox(label.c_str(), &value)) {
+        StereoParams candidate = params;
+        d->set(candidate, value ? "true" : "false");
+        if (candidate.validate().empty()) {
+          params = candidate;
+          changed = true;
+        }
+      }
+      break;
+    }
+    case ParamKind::Choice: {
+      const std::string current = d->get(params);
+      if (ImGui::BeginCombo(label.c_str(), current.c_str())) {
+        for (const std::string& choice : d->choices) {
+          if (ImGui::Selectable(choice.c_str(), choice == current) && choice != current) {
+            StereoParams candidate = params;
+            d->set(candidate, choice);
+            if (candidate.validate().empty()) {
+              params = candidate;
+              changed = true;
+            }
+          }
+        }
+        ImGui::EndCombo();
+      }
+      break;
+    }
+  }
+  help_tooltip(d->help);
+  return changed;
+}
+
+float draw_main_menu(ViewerState& state) {
+  float height = 0.0f;
+  if (ImGui::BeginMainMenuBar()) {
+    if (ImGui::BeginMenu("File")) {
+      if (ImGui::MenuItem("Snapshot", "S")) state.requests.snapshot = true;
+      if (ImGui::MenuItem("Quit", "Q / Esc")) state.requests.quit = true;
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+      if (ImGui::MenuItem("Control panel", "H", state.settings.show_panel)) {
+        state.settings.show_panel = !state.settings.show_panel;
+      }
+      if (ImGui::MenuItem("Fullscreen", "F11")) state.requests.toggle_fullscreen = true;
+      if (ImGui::MenuItem("Fit image")) state.transform = ViewTransform{};
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+      ImGui::TextUnformatted("Keys");
+      ImGui::Separator();
+      ImGui::TextUnformatted("Space        pause / resume");
+      ImGui::TextUnformatted("Right arrow  step one frame (paused)");
+      ImGui::TextUnformatted("S            snapshot");
+      ImGui::TextUnformatted("H            hide / show the panel");
+      ImGui::TextUnformatted("F11          fullscreen");
+      ImGui::TextUnformatted("Q, Esc       quit");
+      ImGui::Separator();
+      ImGui::TextUnformatted("Mouse wheel zooms about the cursor, drag pans,");
+      ImGui::TextUnformatted("double click fits the image.");
+      ImGui::EndMenu();
+    }
+    ImGui::TextDisabled("  %s", state.paused ? "paused" : "");
+    height = ImGui::GetWindowSize().y;
+    ImGui::EndMainMenuBar();
+  }
+  return height;
+}
+
+void draw_control_panel(ViewerState& state, const ViewerStatus& status, const Rect& area) {
+  ImGui::SetNextWindowPos(ImVec2(area.x, area.y));
+  ImGui::SetNextWindowSize(ImVec2(area.w, area.h));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::Begin("stereoview", nullptr, flags)) {
+    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    source_section(state, status);
+    engine_section(state, status);
+    parameters_section(state);
+    display_section(state);
+    run_section(state, status);
+    if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
+      draw_timings_section(status);
+    }
+    if (ImGui::CollapsingHeader("Log", ImGuiTreeNodeFlags_DefaultOpen)) {
+      for (const std::string& line : state.log) ImGui::TextWrapped("%s", line.c_str());
+    }
+    ImGui::PopItemWidth();
+  }
+  ImGui::End();
+}
+
+}  // namespace sv

@@ -1,0 +1,561 @@
+#include "ui/viewer_app.h"
+
+// The GL thread's frame loop, in the order of Dear ImGui's GLFW + OpenGL3 example: poll events,
+// collect the newest result (never waiting for the engine), play the script, build the panels,
+// draw the views and the UI, swap. Everything GL lives on this thread.
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "src/app/param_script.h"
+#include "src/core/colorize.h"
+#include "src/core/disparity.h"
+#include "src/core/param_table.h"
+#include "src/io/png_io.h"
+#include "ui/colour_bar.h"
+#include "ui/control_panel.h"
+#include "ui/frame_pipeline.h"
+#include "ui/gpu_memory.h"
+#include "ui/shader_program.h"
+#include "ui/snapshot.h"
+#include "ui/view_renderer.h"
+
+namespace sv {
+
+void ViewerState::add_log(const std::string& line) {
+  std::cerr << line << "\n";
+  log.push_back(line);
+  while (log.size() > 12) log.pop_front();
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Where everything goes in the window this frame (window coordinates).
+struct FrameLayout {
+  Rect panel;
+  Rect views;       // the area the view cells share
+  Rect colour_bar;  // w == 0 when no view shows disparities
+  std::vector<Rect> cells;
+  std::vector<Rect> images;  // the image inside each cell, after zoom and pan
+};
+
+// The display is capped at this rate so an idle window (Xvfb has no vsync) leaves the CPU to
+// the engine.
+constexpr double kMaxDisplayFps = 60.0;
+
+class ViewerApp {
+ public:
+  explicit ViewerApp(const ViewerOptions& options);
+  ~ViewerApp();
+  int run();
+
+ private:
+  void open_window();
+  void start_pipeline();
+  void collect_results();
+  void play_script(double seconds);
+  void apply_script_event(const ScriptEvent& event);
+  void refresh_disparity_colours();
+  FrameLayout compute_layout(float menu_height) const;
+  void handle_keys();
+  void handle_mouse(const FrameLayout& layout);
+  void draw_view_overlays(const FrameLayout& layout);
+  void apply_requests();
+  void render_views(const FrameLayout& layout);
+  bool screenshot_due() const;
+  bool write_screenshot(const FrameLayout& layout);
+  ViewerStatus make_status() const;
+  void update_calibration();
+
+  const ViewerOptions options_;
+  ViewerState state_;
+  GLFWwindow* window_ = nullptr;
+  bool imgui_ready_ = false;
+  std::unique_ptr<ViewTextures> textures_;
+  std::unique_ptr<ViewRenderer> renderer_;
+  std::unique_ptr<FramePipeline> pipeline_;
+  ScriptPlayer script_;
+  TimingHistory timings_;
+  RateMeter display_rate_;
+  std::string gl_renderer_;
+  float ui_scale_ = 1.0f;
+
+  std::optional<ProcessedFrame> frame_;  // the frame on screen
+  ImageRgb8 colorized_;                  // its disparity as shown
+  struct ColourKey {
+    Colormap map;
+    DisparityRange range;
+    int64_t sequence;
+    bool operator==(const ColourKey& o) const {
+      return map == o.map && range.lo == o.range.lo && range.hi == o.range.hi &&
+             sequence == o.sequence;
+    }
+  };
+  std::optional<ColourKey> colour_key_;
+  int64_t frames_shown_ = 0;
+  uint64_t latest_generation_ = 0;
+  int64_t gl_frames_ = 0;
+  bool quit_ = false;
+  bool dragging_ = false;
+  bool mouse_moved_ = false;
+  int exit_code_ = 0;
+  CursorReadout cursor_;
+  // Saved window placement while fullscreen.
+  int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
+};
+
+ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
+  state_.settings = options.settings;
+  state_.params = options.params;
+  state_.engine_kind = options.engine;
+  state_.scene.width = options.scene_width;
+  state_.scene.height = options.scene_height;
+  state_.scene.max_disparity =
+      options.scene_disparity > 0 ? options.scene_disparity : options.params.num_disparities;
+  state_.scene.seed = options.seed;
+  state_.scene_calibration = !options.settings.calibration.known();
+  script_ = ScriptPlayer(options.script);
+}
+
+ViewerApp::~ViewerApp() {
+  pipeline_.reset();  // threads first: they hold no GL objects, but the log goes to state_
+  renderer_.reset();
+  textures_.reset();
+  if (imgui_ready_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  if (window_) glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+void ViewerApp::open_window() {
+  glfwSetErrorCallback([](int code, const char* text) {
+    std::cerr << "GLFW error " << code << ": " << text << "\n";
+  });
+  if (!glfwInit()) {
+    throw RuntimeError("cannot start GLFW (no display? set DISPLAY or run under Xvfb)");
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // high-DPI: the window grows with the scale
+  window_ = glfwCreateWindow(options_.window_width, options_.window_height, "stereoview", nullptr,
+                             nullptr);
+  if (!window_) throw RuntimeError("cannot open a window with an OpenGL 3.3 core context");
+  glfwMakeContextCurrent(window_);
+  if (gladLoadGL(glfwGetProcAddress) == 0) throw RuntimeError("cannot load OpenGL 3.3 functions");
+  glfwSwapInterval(1);
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  gl_renderer_ = renderer ? renderer : "unknown";
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is computed each frame; nothing to remember
+  ImGui::StyleColorsDark();
+  float scale_x = 1.0f, scale_y = 1.0f;
+  glfwGetWindowContentScale(window_, &scale_x, &scale_y);
+  ui_scale_ = std::max(1.0f, std::max(scale_x, scale_y));
+  ImGui::GetStyle().ScaleAllSizes(ui_scale_);
+  io.FontGlobalScale = ui_scale_;
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imgui_ready_ = true;
+
+  const std::string shader_dir = find_shader_dir(options_.shader_dir);
+  renderer_ = std::make_unique<ViewRenderer>(shader_dir);
+  textures_ = std::make_unique<ViewTextures>();
+}
+
+void ViewerApp::start_pipeline() {
+  pipeline_.reset();
+  pipeline_ = std::make_unique<FramePipeline>(state_.scene, state_.engine_kind, state_.params);
+  pipeline_->processing().set_paused(state_.paused);
+  latest_generation_ = 0;
+  colour_key_.reset();  // result sequences start again at 1
+  timings_.clear();
+  update_calibration();
+}
+
+void ViewerApp::update_calibration() {
+  if (!state_.scene_calibration) return;
+  // The synthetic cameras (synthetic_scene.cpp): f = 0.9 width px, B = max_disparity / f.
+  const double focal = 0.9 * state_.scene.width;
+  state_.settings.calibration.focal_px = focal;
+  state_.settings.calibration.baseline_m = state_.scene.max_disparity / focal;
+}
+
+void ViewerApp::collect_results() {
+  ProcessingThread& processing = pipeline_->processing();
+  for (const std::string& message : processing.take_messages()) state_.add_log(message);
+  std::optional<ProcessedFrame> frame = processing.take_latest();
+  if (!frame) return;
+  const ImageRgb8& left = frame->pair.left;
+  textures_->ensure_size(left.width(), left.height());
+  textures_->upload_views_from_host(frame->pair.left, frame->pair.right);
+  timings_.add(frame->result.timings, frame->processing_ms);
+  frame_ = std::move(frame);
+  ++frames_shown_;
+  refresh_disparity_colours();
+}
+
+void ViewerApp::refresh_disparity_colours() {
+  if (!frame_) return;
+  const DisparityRange range =
+      display_range(state_.settings.range, frame_->params, frame_->result.disparity);
+  const ColourKey key{state_.settings.colormap, range, frame_->sequence};
+  if (colour_key_ && *colour_key_ == key) return;
+  colorized_ = colorize_disparity(frame_->result.disparity, range.lo, range.hi,
+                                  state_.settings.colormap, kInvalidColor);
+  textures_->upload_disparity_from_host(colorized_);
+  colour_key_ = key;
+}
+
+void ViewerApp::play_script(double seconds) {
+  for (const ScriptEvent& event : script_.due(seconds, frames_shown_)) {
+    char when[64];
+    if (event.trigger == ScriptTrigger::Frame) {
+      std::snprintf(when, sizeof when, "frame %lld", static_cast<long long>(frames_shown_));
+    } else {
+      std::snprintf(when, sizeof when, "%.2f s", seconds);
+    }
+    state_.add_log("script line " + std::to_string(event.line) + " (" + when + "): " + event.text);
+    apply_script_event(event);
+  }
+}
+
+void ViewerApp::apply_script_event(const ScriptEvent& event) {
+  switch (event.action) {
+    case ScriptAction::SetParam: {
+      StereoParams changed = state_.params;
+      set_param(changed, event.key, event.value);
+      const auto problems = changed.validate();
+      if (!problems.empty()) {
+        state_.add_log("error: script line " + std::to_string(event.line) + ": " + problems[0]);
+        return;
+      }
+      state_.params = changed;
+      state_.requests.params_changed = true;
+      break;
+    }
+    case ScriptAction::Colormap: state_.settings.colormap = parse_colormap(event.value); break;
+    case ScriptAction::Layout: state_.settings.layout = std::stoi(event.value); break;
+    case ScriptAction::View: state_.settings.views[0] = parse_view_kind(event.value); break;
+    case ScriptAction::Engine:
+      state_.engine_kind = event.value;
+      state_.requests.engine_changed = true;
+      break;
+    case ScriptAction::Pause:
+      if (!state_.paused) state_.requests.toggle_pause = true;
+      break;
+    case ScriptAction::Resume:
+      if (state_.paused) state_.requests.toggle_pause = true;
+      break;
+    case ScriptAction::Snapshot:
+      if (!event.value.empty()) state_.snapshot_dir = event.value;
+      state_.requests.snapshot = true;
+      break;
+    case ScriptAction::Quit: state_.requests.quit = true; break;
+  }
+}
+
+FrameLayout ViewerApp::compute_layout(float menu_height) const {
+  int width = 0, height = 0;
+  glfwGetWindowSize(window_, &width, &height);
+  FrameLayout layout;
+  const float w = static_cast<float>(width), h = static_cast<float>(height) - menu_height;
+  const float panel_w = state_.settings.show_panel ? std::min(430.0f * ui_scale_, 0.5f * w) : 0.0f;
+  layout.panel = {0.0f, menu_height, panel_w, h};
+  bool any_disparity = false;
+  for (int i = 0; i < state_.settings.layout; ++i) {
+    any_disparity = any_disparity || shows_disparity(state_.settings.views[i]);
+  }
+  const float bar_w = any_disparity ? colour_bar_width(state_.settings.calibration) : 0.0f;
+  const float gap = 4.0f * ui_scale_;
+  layout.views = {panel_w + gap, menu_height + gap, std::max(1.0f, w - panel_w - bar_w - 2 * gap),
+                  std::max(1.0f, h - 2 * gap)};
+  layout.colour_bar = {w - bar_w, menu_height, bar_w, h};
+  layout.cells = layout_cells(layout.views, state_.settings.layout, gap);
+  const int iw = textures_->width(), ih = textures_->height();
+  for (const Rect& cell : layout.cells) layout.images.push_back(image_rect(cell, iw, ih, state_.transform));
+  return layout;
+}
+
+void ViewerApp::handle_keys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureKeyboard) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state_.requests.toggle_pause = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) state_.requests.step = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) state_.requests.snapshot = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) state_.settings.show_panel = !state_.settings.show_panel;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) state_.requests.toggle_fullscreen = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_Q, false) || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+    state_.requests.quit = true;
+  }
+}
+
+void ViewerApp::handle_mouse(const FrameLayout& layout) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const int iw = textures_->width(), ih = textures_->height();
+  cursor_ = CursorReadout{};
+  if (!ImGui::IsMouseDown(0)) dragging_ = false;
+  if (io.WantCaptureMouse && !dragging_) return;
+  const float mx = io.MousePos.x, my = io.MousePos.y;
+  // A pointer that never moved (parked where the window opened, as under Xvfb) gets no tooltip.
+  if (ImGui::IsMousePosValid() && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+    mouse_moved_ = true;
+  }
+  for (size_t i = 0; i < layout.cells.size(); ++i) {
+    const Rect& cell = layout.cells[i];
+    if (!cell.contains(mx, my) && !dragging_) continue;
+    if (io.MouseWheel != 0.0f) {
+      zoom_about(state_.transform, cell, iw, ih, std::pow(1.15f, io.MouseWheel), mx, my);
+    }
+    if (ImGui::IsMouseDoubleClicked(0)) state_.transform = ViewTransform{};
+    if (ImGui::IsMouseClicked(0)) dragging_ = true;
+    if (dragging_ && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+      pan_by(state_.transform, cell, iw, ih, io.MouseDelta.x, io.MouseDelta.y);
+    }
+    float ix = 0, iy = 0;
+    window_to_image(image_rect(cell, iw, ih, state_.transform), iw, ih, mx, my, ix, iy);
+    if (frame_ && ix >= 0 && iy >= 0 && ix < iw && iy < ih &&
+        frame_->result.disparity.same_size(iw, ih)) {
+      cursor_.inside = true;
+      cursor_.x = static_cast<int>(ix);
+      cursor_.y = static_cast<int>(iy);
+      cursor_.disparity = frame_->result.disparity.at(cursor_.x, cursor_.y);
+    }
+    break;
+  }
+}
+
+void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  for (size_t i = 0; i < layout.cells.size(); ++i) {
+    const Rect& cell = layout.cells[i];
+    draw->AddRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h),
+                  IM_COL32(70, 70, 70, 255));
+    const char* name = view_kind_name(state_.settings.views[i]);
+    draw->AddRectFilled(ImVec2(cell.x, cell.y),
+                        ImVec2(cell.x + ImGui::CalcTextSize(name).x + 8.0f,
+                               cell.y + ImGui::GetTextLineHeightWithSpacing()),
+                        IM_COL32(0, 0, 0, 160));
+    draw->AddText(ImVec2(cell.x + 4.0f, cell.y + 1.0f), IM_COL32(255, 255, 255, 255), name);
+  }
+  if (layout.colour_bar.w > 0.0f && frame_) {
+    draw_colour_bar(draw, layout.colour_bar, state_.settings.colormap,
+                    display_range(state_.settings.range, frame_->params, frame_->result.disparity),
+                    state_.settings.calibration);
+  }
+  if (!frame_) {
+    const char* waiting = "waiting for the first frame...";
+    draw->AddText(ImVec2(layout.views.center_x() - 0.5f * ImGui::CalcTextSize(waiting).x,
+                         layout.views.center_y()),
+                  IM_COL32(200, 200, 200, 255), waiting);
+  }
+  if (cursor_.inside && mouse_moved_ && !ImGui::GetIO().WantCaptureMouse) {
+    if (!is_valid_disparity(cursor_.disparity)) {
+      ImGui::SetTooltip("(%d, %d) invalid", cursor_.x, cursor_.y);
+    } else if (state_.settings.calibration.known()) {
+      ImGui::SetTooltip("(%d, %d) d %.2f px, Z %.3f m", cursor_.x, cursor_.y, cursor_.disparity,
+                        state_.settings.calibration.depth_m(cursor_.disparity));
+    } else {
+      ImGui::SetTooltip("(%d, %d) d %.2f px", cursor_.x, cursor_.y, cursor_.disparity);
+    }
+  }
+}
+
+void ViewerApp::apply_requests() {
+  PanelRequests requests = state_.requests;
+  state_.requests = PanelRequests{};
+  ProcessingThread& processing = pipeline_->processing();
+  if (requests.params_changed) latest_generation_ = processing.set_params(state_.params);
+  if (requests.engine_changed) processing.request_engine(state_.engine_kind);
+  if (requests.toggle_pause) {
+    state_.paused = !state_.paused;
+    processing.set_paused(state_.paused);
+  }
+  if (requests.step) {
+    state_.paused = true;
+    processing.set_paused(true);
+    processing.step();
+  }
+  if (requests.snapshot) {
+    if (!frame_) {
+      state_.add_log("snapshot: no frame yet");
+    } else {
+      try {
+        const auto written = write_snapshot(state_.snapshot_dir, *frame_, colorized_);
+        state_.add_log("snapshot: " + written[0] + " (+ .pfm, left, right)");
+      } catch (const std::exception& e) {
+        state_.add_log(std::string("error: snapshot: ") + e.what());
+      }
+    }
+  }
+  if (requests.restart_source) {
+    try {
+      start_pipeline();
+      state_.add_log("source restarted: " + pipeline_->capture().status().source);
+    } catch (const std::exception& e) {
+      state_.add_log(std::string("error: source: ") + e.what());
+    }
+  }
+  if (requests.toggle_fullscreen) {
+    if (glfwGetWindowMonitor(window_)) {
+      glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_, 0);
+    } else if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+      glfwGetWindowPos(window_, &windowed_x_, &windowed_y_);
+      glfwGetWindowSize(window_, &windowed_w_, &windowed_h_);
+      const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+      glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    }
+  }
+  if (requests.quit) quit_ = true;
+}
+
+void ViewerApp::render_views(const FrameLayout& layout) {
+  Framebuffer fb;
+  glfwGetFramebufferSize(window_, &fb.width, &fb.height);
+  int width = 0, height = 0;
+  glfwGetWindowSize(window_, &width, &height);
+  fb.scale_x = width > 0 ? static_cast<float>(fb.width) / width : 1.0f;
+  fb.scale_y = height > 0 ? static_cast<float>(fb.height) / height : 1.0f;
+  glViewport(0, 0, fb.width, fb.height);
+  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  for (size_t i = 0; i < layout.cells.size(); ++i) {
+    renderer_->draw(*textures_, state_.settings.views[i], layout.cells[i], layout.images[i],
+                    state_.settings.blend_alpha, fb);
+  }
+}
+
+bool ViewerApp::screenshot_due() const {
+  if (options_.frames <= 0 || frames_shown_ < options_.frames || !frame_) return false;
+  // The last frame must show every parameter change made so far (scripts rely on it), and
+  // ImGui needs a couple of frames to lay out new windows.
+  return frame_->params_generation >= latest_generation_ && gl_frames_ >= 3;
+}
+
+bool ViewerApp::write_screenshot(const FrameLayout& layout) {
+  if (options_.screenshot_path.empty()) return true;
+  int fb_w = 0, fb_h = 0, width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+  glfwGetWindowSize(window_, &width, &height);
+  try {
+    write_png(options_.screenshot_path, read_framebuffer(fb_w, fb_h));
+  } catch (const std::exception& e) {
+    std::cerr << "stereoview-viewer: screenshot: " << e.what() << "\n";
+    return false;
+  }
+  // Where each view's image lies in the PNG (framebuffer pixels), for whoever checks it.
+  const float sx = width > 0 ? static_cast<float>(fb_w) / width : 1.0f;
+  const float sy = height > 0 ? static_cast<float>(fb_h) / height : 1.0f;
+  std::printf("screenshot %s %dx%d, frame %lld\n", options_.screenshot_path.c_str(), fb_w, fb_h,
+              static_cast<long long>(frame_ ? frame_->pair.index : -1));
+  for (size_t i = 0; i < layout.cells.size(); ++i) {
+    const Rect& r = layout.images[i];
+    std::printf("view %zu %s image at %.1f %.1f size %.1f %.1f of %dx%d\n", i,
+                view_kind_name(state_.settings.views[i]), r.x * sx, r.y * sy, r.w * sx, r.h * sy,
+                textures_->width(), textures_->height());
+  }
+  std::fflush(stdout);
+  return true;
+}
+
+ViewerStatus ViewerApp::make_status() const {
+  ViewerStatus status;
+  status.capture = pipeline_->capture().status();
+  status.processing = pipeline_->processing().status();
+  status.display_fps = display_rate_.per_second();
+  status.frames_shown = frames_shown_;
+  status.display_path = textures_->display_path();
+  status.gl_renderer = gl_renderer_;
+  status.gpu_memory = gpu_memory_text();
+  status.image_width = textures_->width();
+  status.image_height = textures_->height();
+  status.frame_index = frame_ ? frame_->pair.index : -1;
+  status.cursor = cursor_;
+  status.timings = &timings_;
+  return status;
+}
+
+int ViewerApp::run() {
+  open_window();
+  start_pipeline();
+  state_.add_log("display path: " + std::string(display_path_name(textures_->display_path())) +
+                 " (GL renderer: " + gl_renderer_ + ")");
+  const auto start = Clock::now();
+  auto next_frame_due = start;
+  const auto frame_period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(1.0 / kMaxDisplayFps));
+  while (!quit_ && !glfwWindowShouldClose(window_)) {
+    // Sleep until the next display slot, waking early for input.
+    const double wait_s = std::chrono::duration<double>(next_frame_due - Clock::now()).count();
+    if (wait_s > 0.0) {
+      glfwWaitEventsTimeout(wait_s);
+    } else {
+      glfwPollEvents();
+    }
+    if (Clock::now() < next_frame_due) continue;  // woken by an event: poll again until the slot
+    next_frame_due = std::max(next_frame_due + frame_period, Clock::now());
+    if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED)) continue;
+
+    collect_results();
+    play_script(std::chrono::duration<double>(Clock::now() - start).count());
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    const float menu_height = draw_main_menu(state_);
+    const FrameLayout layout = compute_layout(menu_height);
+    handle_keys();
+    handle_mouse(layout);
+    if (state_.settings.show_panel) draw_control_panel(state_, make_status(), layout.panel);
+    update_calibration();
+    refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
+    draw_view_overlays(layout);
+    ImGui::Render();
+    apply_requests();  // before the screenshot check: a change made now must be waited for
+
+    render_views(layout);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++gl_frames_;
+    display_rate_.tick();
+
+    if (screenshot_due()) {
+      if (!write_screenshot(layout)) exit_code_ = 1;
+      std::printf("shown %lld processed frames\n", static_cast<long long>(frames_shown_));
+      break;
+    }
+    glfwSwapBuffers(window_);
+    if (options_.frames > 0 && pipeline_->processing().status().input_ended && !frame_) {
+      std::cerr << "stereoview-viewer: the source ended before any frame was shown\n";
+      return 1;
+    }
+  }
+  return exit_code_;
+}
+
+}  // namespace
+
+int run_viewer(const ViewerOptions& options) {
+  ViewerApp app(options);
+  return app.run();
+}
+
+}  // namespace sv

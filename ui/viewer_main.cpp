@@ -1,0 +1,30 @@
+// stereoview-viewer: the desktop viewer (ui/). Exit codes: 0 success, 1 runtime error,
+// 2 usage error, each with a one-line reason on stderr.
+#include <exception>
+#include <iostream>
+
+#include "ui/viewer_app.h"
+#include "ui/viewer_options.h"
+
+int main(int argc, char** argv) {
+  sv::ViewerOptions options;
+  try {
+    options = sv::parse_viewer_options(argc, argv);
+  } catch (const sv::ViewerUsageError& e) {
+    std::cerr << "stereoview-viewer: " << e.what() << "\n(see stereoview-viewer --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "stereoview-viewer: " << e.what() << "\n";
+    return 2;
+  }
+  if (options.help) {
+    std::cout << sv::viewer_usage();
+    return 0;
+  }
+  try {
+    return sv::run_viewer(options);
+  } catch (const std::exception& e) {
+    std::cerr << "stereoview-viewer: " << e.what() << "\n";
+    return 1;
+  }
+}

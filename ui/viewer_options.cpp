@@ -1,0 +1,252 @@
+#include "ui/viewer_options.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "src/core/param_table.h"
+
+namespace sv {
+namespace {
+
+bool is_bool_word(const std::string& s) {
+  return s == "true" || s == "false" || s == "on" || s == "off" || s == "yes" || s == "no" ||
+         s == "1" || s == "0";
+}
+
+long parse_integer(const std::string& flag, const std::string& text, long lo, long hi) {
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < lo || value > hi) {
+    throw ViewerUsageError(flag + " needs a whole number from " + std::to_string(lo) + " to " +
+                           std::to_string(hi) + ", got \"" + text + "\"");
+  }
+  return value;
+}
+
+double parse_positive(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value > 0.0) || value > 1e9) {
+    throw ViewerUsageError(flag + " needs a positive number, got \"" + text + "\"");
+  }
+  return value;
+}
+
+std::pair<int, int> parse_size(const std::string& flag, const std::string& text, int lo, int hi) {
+  const auto x = text.find('x');
+  if (x == std::string::npos) throw ViewerUsageError(flag + " needs WIDTHxHEIGHT, got \"" + text + "\"");
+  return {static_cast<int>(parse_integer(flag, text.substr(0, x), lo, hi)),
+          static_cast<int>(parse_integer(flag, text.substr(x + 1), lo, hi))};
+}
+
+ColorRange parse_range(const std::string& text) {
+  ColorRange range;
+  if (text == "search") return range;
+  if (text == "auto") {
+    range.mode = ColorRangeMode::Auto;
+    return range;
+  }
+  const auto colon = text.find(':');
+  char* end1 = nullptr;
+  char* end2 = nullptr;
+  if (colon != std::string::npos) {
+    const std::string lo = text.substr(0, colon), hi = text.substr(colon + 1);
+    range.fixed_min = std::strtof(lo.c_str(), &end1);
+    range.fixed_max = std::strtof(hi.c_str(), &end2);
+    if (!lo.empty() && !hi.empty() && *end1 == '\0' && *end2 == '\0' &&
+        range.fixed_max > range.fixed_min) {
+      range.mode = ColorRangeMode::Fixed;
+      return range;
+    }
+  }
+  throw ViewerUsageError("--range needs search, auto or MIN:MAX with MIN < MAX, got \"" + text +
+                         "\"");
+}
+
+// The flags in order, with a cursor for their values.
+class Args {
+ public:
+  Args(int argc, const char* const* argv) : args_(argv + 1, argv + (argc > 0 ? argc : 1)) {}
+  bool done() const { return next_ >= args_.size(); }
+  std::string take() { return args_[next_++]; }
+  bool next_is_value() const { return !done() && args_[next_].rfind("--", 0) != 0; }
+  const std::string& peek() const { return args_[next_]; }
+  std::string value(const std::string& flag, const std::string& inline_value) {
+    if (!inline_value.empty()) return inline_value;
+    if (!next_is_value()) throw ViewerUsageError(flag + " needs a value");
+    return take();
+  }
+
+ private:
+  std::vector<std::string> args_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+std::string viewer_usage() {
+  std::ostringstream out;
+  out << "usage: stereoview-viewer [options]\n\n"
+         "The desktop viewer: the synthetic scene through the stereo engine, live.\n\n"
+         "Source:\n"
+         "  --width N --height N      synthetic scene size (default 640x480; also --size WxH)\n"
+         "  --scene-disparity N       the scene's nearest disparity (default: --disparities)\n"
+         "  --seed N                  synthetic scene seed (default 1)\n\n"
+         "Running:\n"
+         "  --engine cpu|cuda|auto    stereo engine (default auto)\n"
+         "  --frames N                quit after N processed frames were shown\n"
+         "  --screenshot PATH         write a PNG of the whole window after the last frame\n"
+         "  --script FILE             timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'\n"
+         "  --preset FILE             load parameters (key = value lines); flags override it\n\n"
+         "Display:\n"
+         "  --layout 1|2|4            number of views (default 2)\n"
+         "  --view NAME               the first view: left, right, disparity, blend (default disparity)\n"
+         "  --colormap NAME           turbo, jet, inferno or gray (default turbo)\n"
+         "  --range search|auto|MIN:MAX  colormap range (default search: the search range)\n"
+         "  --focal-px F --baseline-m B  depth readout Z = F * B / d (synthetic scene: its own)\n"
+         "  --window WxH              window size (default 1280x800)\n"
+         "  --hide-panel              start without the control panel (H shows it)\n"
+         "  --shader-dir DIR          where view.vert and view.frag are\n\n"
+         "Keys: Space pause, Right step, S snapshot, H hide panel, F11 fullscreen, Q/Esc quit;\n"
+         "mouse wheel zooms, drag pans, double click fits.\n\n"
+         "Parameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
+  for (const auto& d : param_table()) {
+    std::string key = "  --" + d.key;
+    key.resize(22, ' ');
+    out << key << d.help << " (default " << d.get(StereoParams{}) << ")\n";
+  }
+  return out.str();
+}
+
+ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
+  ViewerOptions options;
+  Args args(argc, argv);
+  std::vector<std::pair<std::string, std::string>> param_flags;
+  std::string preset_path;
+  bool view_given = false;
+  bool layout_given = false;
+  while (!args.done()) {
+    const std::string arg = args.take();
+    if (arg.rfind("--", 0) != 0) throw ViewerUsageError("unexpected argument \"" + arg + "\"");
+    std::string flag = arg;
+    std::string inline_value;
+    if (const auto eq = arg.find('='); eq != std::string::npos) {
+      flag = arg.substr(0, eq);
+      inline_value = arg.substr(eq + 1);
+      if (inline_value.empty()) throw ViewerUsageError(flag + " needs a value after '='");
+    }
+    const std::string key = flag.substr(2);
+    auto value = [&] { return args.value(flag, inline_value); };
+
+    if (flag == "--help") {
+      options.help = true;
+    } else if (flag == "--frames") {
+      options.frames = static_cast<int>(parse_integer(flag, value(), 1, 10000000));
+    } else if (flag == "--screenshot") {
+      options.screenshot_path = value();
+    } else if (flag == "--script") {
+      options.script_path = value();
+    } else if (flag == "--engine") {
+      options.engine = value();
+      if (options.engine != "cpu" && options.engine != "cuda" && options.engine != "auto") {
+        throw ViewerUsageError("--engine must be cpu, cuda or auto, got \"" + options.engine + "\"");
+      }
+    } else if (flag == "--width") {
+      options.scene_width = static_cast<int>(parse_integer(flag, value(), 16, 8192));
+    } else if (flag == "--height") {
+      options.scene_height = static_cast<int>(parse_integer(flag, value(), 16, 8192));
+    } else if (flag == "--size") {
+      std::tie(options.scene_width, options.scene_height) = parse_size(flag, value(), 16, 8192);
+    } else if (flag == "--scene-disparity") {
+      options.scene_disparity = static_cast<int>(parse_integer(flag, value(), 1, 1024));
+    } else if (flag == "--seed") {
+      options.seed = static_cast<uint32_t>(parse_integer(flag, value(), 0, 2000000000));
+    } else if (flag == "--layout") {
+      const std::string v = value();
+      if (v != "1" && v != "2" && v != "4") {
+        throw ViewerUsageError("--layout must be 1, 2 or 4, got \"" + v + "\"");
+      }
+      options.settings.layout = std::stoi(v);
+      layout_given = true;
+    } else if (flag == "--view") {
+      try {
+        options.settings.views[0] = parse_view_kind(value());
+      } catch (const InputError& e) {
+        throw ViewerUsageError(std::string("--view: ") + e.what());
+      }
+      view_given = true;
+    } else if (flag == "--colormap") {
+      try {
+        options.settings.colormap = parse_colormap(value());
+      } catch (const InputError& e) {
+        throw ViewerUsageError(std::string("--colormap: ") + e.what());
+      }
+    } else if (flag == "--range") {
+      options.settings.range = parse_range(value());
+    } else if (flag == "--focal-px") {
+      options.settings.calibration.focal_px = parse_positive(flag, value());
+    } else if (flag == "--baseline-m") {
+      options.settings.calibration.baseline_m = parse_positive(flag, value());
+    } else if (flag == "--window") {
+      std::tie(options.window_width, options.window_height) = parse_size(flag, value(), 200, 16384);
+    } else if (flag == "--hide-panel") {
+      options.settings.show_panel = false;
+    } else if (flag == "--shader-dir") {
+      options.shader_dir = value();
+    } else if (flag == "--preset") {
+      preset_path = value();
+    } else if (const ParamDescriptor* d = find_param(key)) {
+      if (d->kind == ParamKind::Bool && inline_value.empty() &&
+          !(args.next_is_value() && is_bool_word(args.peek()))) {
+        param_flags.emplace_back(key, "true");
+      } else {
+        param_flags.emplace_back(key, value());
+      }
+    } else if (key.rfind("no-", 0) == 0 && find_param(key.substr(3)) &&
+               find_param(key.substr(3))->kind == ParamKind::Bool) {
+      param_flags.emplace_back(key.substr(3), "false");
+    } else {
+      throw ViewerUsageError("unknown option " + flag + " (see --help)");
+    }
+  }
+  // With one view and no --view, the disparity is the one worth showing; with --view and no
+  // --layout, the user asked for that view alone.
+  if (view_given && !layout_given) options.settings.layout = 1;
+
+  if (!preset_path.empty()) {
+    try {
+      options.params = load_preset_file(preset_path, options.params);
+    } catch (const InputError& e) {
+      throw ViewerUsageError(std::string("--preset: ") + e.what());
+    }
+  }
+  for (const auto& [param, text] : param_flags) {
+    try {
+      set_param(options.params, param, text);
+    } catch (const InputError& e) {
+      throw ViewerUsageError(e.what());
+    }
+  }
+  if (!options.script_path.empty()) {
+    try {
+      options.script = load_param_script(options.script_path);
+    } catch (const InputError& e) {
+      throw ViewerUsageError(std::string("--script: ") + e.what());
+    }
+  }
+  const auto problems = options.params.validate();
+  if (!problems.empty()) {
+    std::string message;
+    for (const auto& p : problems) message += (message.empty() ? "" : "\n") + p;
+    throw ViewerUsageError(message);
+  }
+  if ((options.settings.calibration.focal_px > 0.0) !=
+      (options.settings.calibration.baseline_m > 0.0)) {
+    throw ViewerUsageError("--focal-px and --baseline-m must be given together");
+  }
+  return options;
+}
+
+}  // namespace sv

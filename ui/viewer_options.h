@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <vector>
+
+#include "src/app/param_script.h"
+#include "src/core/error.h"
+#include "src/core/stereo_params.h"
+#include "ui/viewer_settings.h"
+
+namespace sv {
+
+// A command-line mistake: the viewer prints it with a hint and exits with code 2.
+class ViewerUsageError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+struct ViewerOptions {
+  bool help = false;
+  int frames = 0;               // quit after this many processed frames were shown; 0 = never
+  std::string screenshot_path;  // PNG of the whole window after the last frame
+  std::string script_path;      // param_script.h
+  std::vector<ScriptEvent> script;  // its events, read and checked while parsing
+  std::string engine = "auto";
+  int scene_width = 640;
+  int scene_height = 480;
+  int scene_disparity = 0;  // the synthetic scene's nearest disparity; 0 = --disparities
+  uint32_t seed = 1;
+  int window_width = 1280;
+  int window_height = 800;
+  std::string shader_dir;
+  ViewerSettings settings;
+  StereoParams params;
+};
+
+// Every parameter of param_table() as --key VALUE / --key=VALUE (booleans also --key and
+// --no-key), --preset FILE first and flags over it, like the stereoview CLI. The preset and the
+// script are read here, so their mistakes are usage errors too. Throws ViewerUsageError for
+// anything it cannot use.
+ViewerOptions parse_viewer_options(int argc, const char* const* argv);
+std::string viewer_usage();
+
+}  // namespace sv

@@ -1,0 +1,26 @@
+#include "ui/viewer_settings.h"
+
+#include "src/core/error.h"
+
+namespace sv {
+
+ViewKind parse_view_kind(const std::string& name) {
+  for (ViewKind kind : {ViewKind::Left, ViewKind::Right, ViewKind::Disparity, ViewKind::Blend}) {
+    if (name == view_kind_name(kind)) return kind;
+  }
+  throw InputError("unknown view \"" + name + "\" (left, right, disparity, blend)");
+}
+
+const char* view_kind_name(ViewKind kind) {
+  switch (kind) {
+    case ViewKind::Left: return "left";
+    case ViewKind::Right: return "right";
+    case ViewKind::Disparity: return "disparity";
+    case ViewKind::Blend: return "blend";
+  }
+  return "?";
+}
+
+bool shows_disparity(ViewKind kind) { return kind == ViewKind::Disparity || kind == ViewKind::Blend; }
+
+}  // namespace sv

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "src/core/colorize.h"
+#include "src/core/image.h"
+
+namespace sv {
+
+// What a view cell shows; names as --view and param scripts spell them (script_view_names()).
+enum class ViewKind { Left = 0, Right = 1, Disparity = 2, Blend = 3 };
+
+ViewKind parse_view_kind(const std::string& name);  // throws InputError
+const char* view_kind_name(ViewKind kind);
+bool shows_disparity(ViewKind kind);
+
+// How disparities map onto the colormap: the engine's search range (stable while tuning),
+// the frame's own valid minimum and maximum, or a fixed range the user typed.
+enum class ColorRangeMode { SearchRange, Auto, Fixed };
+
+struct ColorRange {
+  ColorRangeMode mode = ColorRangeMode::SearchRange;
+  float fixed_min = 0.0f;
+  float fixed_max = 64.0f;
+};
+
+// Depth Z = focal_px * baseline_m / disparity, when both are known (> 0).
+struct DepthCalibration {
+  double focal_px = 0.0;
+  double baseline_m = 0.0;
+  bool known() const { return focal_px > 0.0 && baseline_m > 0.0; }
+  double depth_m(float disparity) const {
+    return disparity > 0.0f ? focal_px * baseline_m / disparity : 0.0;
+  }
+};
+
+// Invalid disparities are drawn in magenta: no colormap here has it, so a hole never reads as
+// a near or far surface.
+constexpr Rgb8 kInvalidColor{255, 0, 255};
+
+// Everything about how the viewer draws, changed by the panel, the keyboard and param scripts.
+struct ViewerSettings {
+  int layout = 2;  // 1, 2 or 4 view cells
+  // Cell i shows views[i]; layout 1 uses views[0], layout 2 views[0..1].
+  std::array<ViewKind, 4> views = {ViewKind::Disparity, ViewKind::Left, ViewKind::Right,
+                                   ViewKind::Blend};
+  Colormap colormap = Colormap::Turbo;
+  ColorRange range;
+  float blend_alpha = 0.5f;  // share of the disparity colour in the blended view
+  DepthCalibration calibration;
+  bool show_panel = true;
+};
+
+}  // namespace sv

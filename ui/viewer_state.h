@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "src/app/capture_thread.h"
+#include "src/app/processing_thread.h"
+#include "src/app/timing_history.h"
+#include "src/core/stereo_params.h"
+#include "src/core/synthetic_scene.h"
+#include "ui/view_layout.h"
+#include "ui/view_textures.h"
+#include "ui/viewer_settings.h"
+
+namespace sv {
+
+// What the panels ask the app to do this frame; the app carries it out after the UI is built,
+// so the panels never touch threads or GL objects themselves.
+struct PanelRequests {
+  bool params_changed = false;
+  bool engine_changed = false;
+  bool toggle_pause = false;
+  bool step = false;
+  bool snapshot = false;
+  bool restart_source = false;
+  bool toggle_fullscreen = false;
+  bool quit = false;
+};
+
+// The viewer's editable state, owned by the GL thread. `params` is the UI's copy of the
+// parameters (shared/ARCHITECTURE.md): the processing thread gets a snapshot when it changes.
+struct ViewerState {
+  ViewerSettings settings;
+  StereoParams params;
+  std::string engine_kind = "auto";
+  bool paused = false;
+  SyntheticSceneConfig scene;
+  bool scene_calibration = true;  // depth from the synthetic scene's own focal length and baseline
+  std::string preset_path = "stereoview.preset";
+  std::string snapshot_dir = "snapshots";
+  ViewTransform transform;
+  std::deque<std::string> log;  // newest last
+  PanelRequests requests;
+
+  // Also printed on stderr, so scripted runs leave a trace.
+  void add_log(const std::string& line);
+};
+
+// Where the mouse points in the image, for the readout.
+struct CursorReadout {
+  bool inside = false;
+  int x = 0;
+  int y = 0;
+  float disparity = 0.0f;  // kInvalidDisparity where invalid
+};
+
+// Read-only facts the panels show.
+struct ViewerStatus {
+  CaptureStatus capture;
+  ProcessingStatus processing;
+  double display_fps = 0.0;
+  int64_t frames_shown = 0;
+  DisplayPath display_path = DisplayPath::HostUpload;
+  std::string gl_renderer;
+  std::string gpu_memory;
+  int image_width = 0;
+  int image_height = 0;
+  int64_t frame_index = -1;  // source index of the frame on screen
+  CursorReadout cursor;
+  const TimingHistory* timings = nullptr;
+};
+
+}  // namespace sv
