@@ -14,6 +14,7 @@ TEST(ViewerDependencies, ImGuiIsDebians186WithItsBackends) {
   EXPECT_STREQ(ImGui::GetVersion(), "1.86");
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the test must not leave an imgui.ini in the working directory
   io.DisplaySize = ImVec2(320, 240);
   unsigned char* pixels = nullptr;
   int width = 0, height = 0;
