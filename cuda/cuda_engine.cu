@@ -87,6 +87,7 @@ struct CudaEngine::Impl {
   std::vector<DeviceBuffer<uint8_t>> left_levels, right_levels;
   std::vector<DeviceBuffer<int16_t>> range_base;
   DeviceBuffer<CensusCode> census_left, census_right;
+  DeviceBuffer<uint8_t> ranks_left, ranks_right;
   DeviceBuffer<uint8_t> costs_u8;
   FastSgm fast;  // census-SGM for uniform ranges
   DeviceBuffer<uint32_t> right_view_keys;  // fused selection of block matching
@@ -103,14 +104,10 @@ struct CudaEngine::Impl {
 
   void run_pipeline(const StereoParams& params, int width, int height);
 
-  // Census-SGM for a uniform range through FastSgm; the census codes are in census_left/right.
-  void fast_sgm(const StereoParams& params, const uint8_t* left, LevelSize size,
-                DeviceSearchRange range, const std::string& prefix, bool final_level,
-                const WtaSettings& wta) {
-    FastSgm::Frame frame{};
-    frame.census_left = census_left.data();
-    frame.census_right = census_right.data();
-    frame.window_bits = census_window_width(params.census) * census_window_height(params.census) - 1;
+  // Census- or rank-SGM for a uniform range through FastSgm; `frame` names the cost source.
+  void fast_sgm(FastSgm::Frame frame, const StereoParams& params, const uint8_t* left,
+                LevelSize size, DeviceSearchRange range, const std::string& prefix,
+                bool final_level, const WtaSettings& wta) {
     frame.guide = left;
     frame.width = size.width;
     frame.height = size.height;
@@ -156,6 +153,32 @@ struct CudaEngine::Impl {
       }
     };
 
+    // 8-bit matching costs (census, rank): the fast SGM for uniform ranges, otherwise the
+    // general cost volume, SGM (16-bit sums) and selection.
+    auto match_8bit_costs = [&](const FastSgm::Frame& source, auto&& write_costs) {
+      if (algorithm.aggregation == Aggregation::Sgm && range.per_pixel_base == nullptr &&
+          FastSgm::supports(size.width, range.count, sgm_settings(params))) {
+        fast_sgm(source, params, left, size, range, prefix, final_level, wta);
+        return;
+      }
+      costs_u8.reserve(volume);
+      {
+        ScopedStage s(*events, prefix + "cost");
+        write_costs(costs_u8.data());
+      }
+      if (algorithm.aggregation != Aggregation::Sgm) {
+        select(static_cast<const uint8_t*>(costs_u8.data()));
+        return;
+      }
+      costs_u16.reserve(volume);
+      {
+        ScopedStage s(*events, prefix + "sgm");
+        sgm_aggregate(costs_u8.data(), left, size.width, size.height, range, sgm_settings(params),
+                      costs_u16.data(), stream);
+      }
+      select(static_cast<const uint16_t*>(costs_u16.data()));
+    };
+
     switch (algorithm.cost) {
       case MatchingCost::Census: {
         census_left.reserve(pixels);
@@ -165,29 +188,32 @@ struct CudaEngine::Impl {
           census_transform(left, size.width, size.height, params.census, -1, census_left.data(), stream);
           census_transform(right, size.width, size.height, params.census, -1, census_right.data(), stream);
         }
-        if (algorithm.aggregation == Aggregation::Sgm && range.per_pixel_base == nullptr &&
-            FastSgm::supports(size.width, range.count, sgm_settings(params))) {
-          fast_sgm(params, left, size, range, prefix, final_level, wta);
-          return;
-        }
-        costs_u8.reserve(volume);
-        {
-          ScopedStage s(*events, prefix + "cost");
+        FastSgm::Frame source{};
+        source.census_left = census_left.data();
+        source.census_right = census_right.data();
+        source.window_bits = census_window_width(params.census) * census_window_height(params.census) - 1;
+        match_8bit_costs(source, [&](uint8_t* costs) {
           census_cost_volume(census_left.data(), census_right.data(), size.width, size.height,
-                             range, costs_u8.data(), stream);
-        }
-        if (algorithm.aggregation != Aggregation::Sgm) {
-          select(static_cast<const uint8_t*>(costs_u8.data()));
-          return;
-        }
-        const SgmSettings sgm = sgm_settings(params);
-        costs_u16.reserve(volume);
+                             range, costs, stream);
+        });
+        return;
+      }
+      case MatchingCost::Rank: {
+        ranks_left.reserve(pixels);
+        ranks_right.reserve(pixels);
         {
-          ScopedStage s(*events, prefix + "sgm");
-          sgm_aggregate(costs_u8.data(), left, size.width, size.height, range, sgm,
-                        costs_u16.data(), stream);
+          ScopedStage s(*events, prefix + "rank");
+          rank_transform(left, size.width, size.height, params.rank_window, ranks_left.data(), stream);
+          rank_transform(right, size.width, size.height, params.rank_window, ranks_right.data(), stream);
         }
-        select(static_cast<const uint16_t*>(costs_u16.data()));
+        FastSgm::Frame source{};
+        source.rank_left = ranks_left.data();
+        source.rank_right = ranks_right.data();
+        source.rank_window = params.rank_window;
+        match_8bit_costs(source, [&](uint8_t* costs) {
+          rank_cost_volume(ranks_left.data(), ranks_right.data(), size.width, size.height,
+                           params.rank_window, range, range.count, costs, stream);
+        });
         return;
       }
       case MatchingCost::Sad:

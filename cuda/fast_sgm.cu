@@ -17,8 +17,14 @@ void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, cons
   right_view_keys_.reserve(pixels);
 
   events.begin(prefix + "cost");
-  census_cost_volume_strided(f.census_left, f.census_right, f.width, f.height, f.base, f.count,
-                             static_cast<int>(stride), f.window_bits, costs_.data(), stream);
+  if (f.rank_left != nullptr) {
+    rank_cost_volume(f.rank_left, f.rank_right, f.width, f.height, f.rank_window,
+                     DeviceSearchRange{f.base, nullptr, f.count}, static_cast<int>(stride),
+                     costs_.data(), stream);
+  } else {
+    census_cost_volume_strided(f.census_left, f.census_right, f.width, f.height, f.base, f.count,
+                               static_cast<int>(stride), f.window_bits, costs_.data(), stream);
+  }
   events.end();
   events.begin(prefix + "sgm");
   sgm_path_costs(costs_.data(), f.guide, f.width, f.height, f.base, f.count, f.sgm, volumes_.data(),

@@ -13,7 +13,7 @@
 
 namespace sv::cuda {
 
-// Census-SGM for a uniform search range with 8-bit path costs (sgm_path_costs.cu) and the fused
+// Census-SGM and rank-SGM for a uniform search range with 8-bit path costs (sgm_path_costs.cu) and the fused
 // selection (disparity_selection.cu): the CPU reference's disparities, bit for bit. It owns the
 // padded cost volume, the per-direction path volumes and the right-view keys, grown once.
 //
@@ -31,9 +31,13 @@ class FastSgm {
   static bool supports(int width, int count, const SgmSettings& sgm);
 
   struct Frame {
+    // The matching cost: census codes, or (when rank_left is set) rank images.
     const CensusCode* census_left;
     const CensusCode* census_right;
     int window_bits;       // comparison bits of the census window
+    const uint8_t* rank_left;
+    const uint8_t* rank_right;
+    int rank_window;
     const uint8_t* guide;  // left image (adaptive P2)
     int width, height;
     int base, count;       // uniform range

@@ -35,6 +35,15 @@ void census_transform(const uint16_t* image, int width, int height, CensusWindow
 void census_transform(const float* image, int width, int height, CensusWindow window,
                       float missing_value, CensusCode* out, cudaStream_t stream);
 
+// rank.cu — rank_transform.cpp: ranks of an M x M window (3..15); the cost volume with a
+// candidate stride (count for the general stages, the padded stride of the fast SGM; padding
+// cells hold kMaxMatchCost).
+void rank_transform(const uint8_t* image, int width, int height, int window, uint8_t* ranks,
+                    cudaStream_t stream);
+void rank_cost_volume(const uint8_t* left_ranks, const uint8_t* right_ranks, int width, int height,
+                      int window, DeviceSearchRange range, int stride, uint8_t* costs,
+                      cudaStream_t stream);
+
 // census_cost.cu — census_cost.cpp
 void census_cost_volume(const CensusCode* left, const CensusCode* right, int width, int height,
                         DeviceSearchRange range, uint8_t* costs, cudaStream_t stream);

@@ -11,6 +11,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
+#include "ui/source_panel.h"
 #include "ui/timings_panel.h"
 
 namespace sv {
@@ -42,26 +43,6 @@ bool snap_to_valid(StereoParams& params, int previous, int wanted, Apply apply) 
 }
 
 const char* const kEngineKinds[] = {"auto", "cpu", "cuda"};
-
-void source_section(ViewerState& state, const ViewerStatus& status) {
-  if (!ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  int source = 0;
-  ImGui::Combo("source", &source, "synthetic\0");
-  help_tooltip("Where stereo pairs come from. Cameras and files arrive with the capture issue.");
-  ImGui::TextUnformatted(status.capture.source.c_str());
-  if (!status.capture.error.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "source error: %s", status.capture.error.c_str());
-  }
-  int size[2] = {state.scene.width, state.scene.height};
-  ImGui::InputInt2("size", size);
-  help_tooltip("Synthetic scene size in pixels (applied by Restart source).");
-  state.scene.width = std::max(16, std::min(size[0], 8192));
-  state.scene.height = std::max(16, std::min(size[1], 8192));
-  ImGui::InputInt("nearest disparity", &state.scene.max_disparity);
-  help_tooltip("The synthetic scene's nearest surface has a disparity just below this.");
-  state.scene.max_disparity = std::max(1, std::min(state.scene.max_disparity, 1024));
-  if (ImGui::Button("Restart source")) state.requests.restart_source = true;
-}
 
 void engine_section(ViewerState& state, const ViewerStatus& status) {
   if (!ImGui::CollapsingHeader("Engine and algorithm", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -167,14 +148,23 @@ void display_section(ViewerState& state) {
   }
   ImGui::SliderFloat("blend", &s.blend_alpha, 0.0f, 1.0f, "%.2f");
   help_tooltip("Share of the disparity colour in the blended view.");
-  ImGui::Checkbox("depth from the synthetic scene", &state.scene_calibration);
-  help_tooltip("Use the scene's own focal length and baseline (world units as metres).");
-  if (!state.scene_calibration) {
-    float focal = static_cast<float>(s.calibration.focal_px);
-    float baseline = static_cast<float>(s.calibration.baseline_m);
-    if (ImGui::InputFloat("focal length (px)", &focal)) s.calibration.focal_px = std::max(0.0f, focal);
-    if (ImGui::InputFloat("baseline (m)", &baseline, 0.0f, 0.0f, "%.4f")) {
-      s.calibration.baseline_m = std::max(0.0f, baseline);
+  // Depth: the loaded calibration's Q, else the synthetic scene's cameras, else typed values.
+  const bool synthetic = state.active_source.kind == SourceKind::Synthetic;
+  if (!state.calibration_summary.empty()) {
+    ImGui::TextDisabled("depth from the calibration's Q");
+  } else {
+    if (synthetic) {
+      ImGui::Checkbox("depth from the synthetic scene", &state.scene_calibration);
+      help_tooltip("Use the scene's own focal length and baseline (world units as metres).");
+    }
+    if (!synthetic || !state.scene_calibration) {
+      DepthCalibration& manual = state.manual_calibration;
+      float focal = static_cast<float>(manual.focal_px);
+      float baseline = static_cast<float>(manual.baseline_m);
+      if (ImGui::InputFloat("focal length (px)", &focal)) manual.focal_px = std::max(0.0f, focal);
+      if (ImGui::InputFloat("baseline (m)", &baseline, 0.0f, 0.0f, "%.4f")) {
+        manual.baseline_m = std::max(0.0f, baseline);
+      }
     }
   }
   ImGui::Text("zoom %.2fx", state.transform.zoom);
@@ -329,7 +319,7 @@ void draw_control_panel(ViewerState& state, const ViewerStatus& status, const Re
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("stereoview", nullptr, flags)) {
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    source_section(state, status);
+    draw_source_section(state, status);
     engine_section(state, status);
     parameters_section(state);
     display_section(state);

@@ -1,22 +1,27 @@
 #include "ui/frame_pipeline.h"
 
 #include "src/app/engine_factory.h"
-#include "src/app/synthetic_source.h"
 
 namespace sv {
 
-FramePipeline::FramePipeline(const SyntheticSceneConfig& scene, const std::string& engine_kind,
-                             const StereoParams& params) {
-  auto source = std::make_unique<SyntheticSource>(scene);
+FramePipeline::FramePipeline(std::unique_ptr<FrameSource> source, std::optional<StereoPair> first,
+                             bool loop, bool paced, NoticeSink notices,
+                             const std::string& engine_kind, const StereoParams& params)
+    : frame_count_(source->frame_count()),
+      is_live_(source->is_live()),
+      playback_(std::make_shared<PlaybackControls>(loop, paced)) {
+  auto playback = std::make_unique<PlaybackSource>(std::move(source), playback_, std::move(first),
+                                                   std::move(notices));
   // One pair in the engine, one waiting: the display is at most a pair behind the source.
-  queue_ = std::make_unique<PairQueue>(1, queue_policy_for(*source));
-  capture_ = std::make_unique<CaptureThread>(std::move(source), *queue_, /*pace=*/true);
+  queue_ = std::make_unique<PairQueue>(1, queue_policy_for(*playback));
+  capture_ = std::make_unique<CaptureThread>(std::move(playback), *queue_, /*pace=*/false);
   processing_ = std::make_unique<ProcessingThread>(*queue_, make_engine, engine_kind, params);
   capture_->start();
   processing_->start();
 }
 
 FramePipeline::~FramePipeline() {
+  playback_->cancel();  // a source holding at its end, or pacing, lets go at once
   processing_->stop();
   capture_->stop();
 }

@@ -1,22 +1,27 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "src/app/capture_thread.h"
+#include "src/app/playback_source.h"
 #include "src/app/processing_thread.h"
-#include "src/core/synthetic_scene.h"
+#include "src/core/frame_source.h"
 
 namespace sv {
 
-// The viewer's frame loop behind the GL thread (shared/ARCHITECTURE.md): the synthetic source on
-// a capture thread, a bounded queue, the engine on a processing thread. Replaced whole when
-// the source changes; the GL thread only talks to processing() and reads capture().status().
+// The viewer's frame loop behind the GL thread (shared/ARCHITECTURE.md): a source on a capture
+// thread, a bounded queue, the engine on a processing thread. Replaced whole when the source
+// changes; the GL thread only talks to processing(), playback() and reads capture().status().
+// The source is wrapped in a PlaybackSource, which paces it (the capture thread itself does
+// not), so the user can seek, loop and change the pace while it plays.
 class FramePipeline {
  public:
-  // Throws what make_engine throws (e.g. --engine cuda without a device) and InputError for a
-  // bad scene size.
-  FramePipeline(const SyntheticSceneConfig& scene, const std::string& engine_kind,
+  // `first`: a pair already read from `source`, delivered first. Throws what make_engine throws
+  // (e.g. --engine cuda without a device).
+  FramePipeline(std::unique_ptr<FrameSource> source, std::optional<StereoPair> first, bool loop,
+                bool paced, NoticeSink notices, const std::string& engine_kind,
                 const StereoParams& params);
   ~FramePipeline();
   FramePipeline(const FramePipeline&) = delete;
@@ -24,8 +29,15 @@ class FramePipeline {
 
   CaptureThread& capture() { return *capture_; }
   ProcessingThread& processing() { return *processing_; }
+  PlaybackControls& playback() { return *playback_; }
+  // The source's length (-1: endless or unknown) and whether it is a camera.
+  int64_t frame_count() const { return frame_count_; }
+  bool is_live() const { return is_live_; }
 
  private:
+  int64_t frame_count_ = -1;
+  bool is_live_ = false;
+  std::shared_ptr<PlaybackControls> playback_;
   // Declared in the order they are built; destroyed in reverse: the processing thread stops
   // first, then the capture thread (closing the queue), then the queue goes.
   std::unique_ptr<PairQueue> queue_;

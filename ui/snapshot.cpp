@@ -2,32 +2,23 @@
 
 #include <glad/gl.h>
 
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 
-#include "src/core/error.h"
-#include "src/core/image_formats.h"
-#include "src/io/png_io.h"
+#include "src/io/snapshot_files.h"
 #include "ui/gl_check.h"
 
 namespace sv {
 
 std::vector<std::string> write_snapshot(const std::string& folder, const ProcessedFrame& frame,
-                                        const ImageRgb8& colorized) {
-  std::error_code error;
-  std::filesystem::create_directories(folder, error);
-  if (error) throw RuntimeError("snapshot folder " + folder + ": " + error.message());
-  char stem[64];
-  std::snprintf(stem, sizeof stem, "/frame_%06lld_", static_cast<long long>(frame.pair.index));
-  const std::string base = folder + stem;
-  std::vector<std::string> written = {base + "disparity.png", base + "disparity.pfm",
-                                      base + "left.png", base + "right.png"};
-  write_png(written[0], colorized);
-  write_pfm(written[1], frame.result.disparity);
-  write_png(written[2], frame.pair.left);
-  write_png(written[3], frame.pair.right);
-  return written;
+                                        const ImageRgb8& colorized, const StereoGeometry* geometry) {
+  SnapshotImages images;
+  images.index = frame.pair.index;
+  images.left = &frame.pair.left;
+  images.right = &frame.pair.right;
+  images.disparity = &frame.result.disparity;
+  images.colorized = &colorized;
+  images.geometry = geometry;
+  return write_snapshot_files(folder, images);
 }
 
 ImageRgb8 read_framebuffer(int width, int height) {

@@ -5,15 +5,18 @@
 
 #include "src/app/processing_thread.h"
 #include "src/core/image.h"
+#include "src/io/stereo_calibration.h"
 
 namespace sv {
 
-// Writes what the viewer shows of one frame into `folder` (created when missing):
-// frame_<index>_disparity.png (colorized as shown), frame_<index>_disparity.pfm (the float
-// disparity, +inf where invalid), frame_<index>_left.png and frame_<index>_right.png.
+// Writes what the viewer shows of one frame into `folder` (created when missing), through
+// write_snapshot_files (src/io/snapshot_files.h): frame_<index>_disparity.png (colorized as
+// shown) first, then the PFM, both views, the KITTI 16-bit PNG and, when `geometry` is given
+// (a calibration's Q or the synthetic scene's cameras), the point cloud PLY.
 // Returns the paths written; throws RuntimeError naming the file that failed.
 std::vector<std::string> write_snapshot(const std::string& folder, const ProcessedFrame& frame,
-                                        const ImageRgb8& colorized);
+                                        const ImageRgb8& colorized,
+                                        const StereoGeometry* geometry = nullptr);
 
 // The whole framebuffer (back buffer, before the swap) as an image, top row first.
 ImageRgb8 read_framebuffer(int width, int height);

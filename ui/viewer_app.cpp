@@ -15,9 +15,12 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
+#include "src/app/notice_collector.h"
 #include "src/app/param_script.h"
+#include "src/app/source_factory.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
 #include "src/core/param_table.h"
@@ -27,6 +30,7 @@
 #include "ui/frame_pipeline.h"
 #include "ui/gpu_memory.h"
 #include "ui/shader_program.h"
+#include "ui/recording_panel.h"
 #include "ui/snapshot.h"
 #include "ui/view_renderer.h"
 
@@ -63,7 +67,12 @@ class ViewerApp {
 
  private:
   void open_window();
-  void start_pipeline();
+  // Opens `choice` and, when that works, replaces the pipeline with one running it (at frame
+  // `seek_to` of a file, if >= 0); otherwise logs why and keeps the running one.
+  bool switch_source(const SourceChoice& choice, int64_t seek_to = -1);
+  void seek(int64_t index);
+  bool source_exhausted() const;
+  void draw_epipolar_lines(const FrameLayout& layout);
   void collect_results();
   void play_script(double seconds);
   void apply_script_event(const ScriptEvent& event);
@@ -86,6 +95,13 @@ class ViewerApp {
   std::unique_ptr<ViewTextures> textures_;
   std::unique_ptr<ViewRenderer> renderer_;
   std::unique_ptr<FramePipeline> pipeline_;
+  NoticeCollector notices_;                // the sources' notices, from the capture thread
+  std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
+  int64_t pipeline_frames_ = 0;            // frames shown from the running pipeline
+  // After a seek, results of pairs read before it are skipped until the target shows (a few at
+  // most: the queue's and the one being computed).
+  int64_t awaiting_index_ = -1;
+  int awaiting_skipped_ = 0;
   ScriptPlayer script_;
   TimingHistory timings_;
   RateMeter display_rate_;
@@ -114,6 +130,11 @@ class ViewerApp {
   CursorReadout cursor_;
   // Saved window placement while fullscreen.
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
+  // Recording (R key, its window); after state_, whose log it writes.
+  RecordingPanel recording_{[this](const std::string& line) { state_.add_log(line); }};
+  std::optional<StereoGeometry> shown_geometry() const {
+    return displayed_geometry(geometry_, state_.active_source.kind == SourceKind::Synthetic, state_.scene);
+  }
 };
 
 ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
@@ -126,6 +147,10 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
       options.scene_disparity > 0 ? options.scene_disparity : options.params.num_disparities;
   state_.scene.seed = options.seed;
   state_.scene_calibration = !options.settings.calibration.known();
+  state_.manual_calibration = options.settings.calibration;
+  state_.source = source_choice_from_cli(options.source);
+  state_.loop = options.source.loop;
+  state_.realtime = !options.fast;
   script_ = ScriptPlayer(options.script);
 }
 
@@ -182,36 +207,103 @@ void ViewerApp::open_window() {
   textures_ = std::make_unique<ViewTextures>();
 }
 
-void ViewerApp::start_pipeline() {
-  pipeline_.reset();
-  pipeline_ = std::make_unique<FramePipeline>(state_.scene, state_.engine_kind, state_.params);
+bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
+  std::unique_ptr<FramePipeline> pipeline;
+  OpenedSource opened;
+  try {
+    opened = open_source(choice, state_.scene, notices_.sink());
+    if (seek_to > 0 && !opened.source->is_live() && opened.source->seek(seek_to)) {
+      opened.first.reset();  // the pair read to check the source is not the one wanted
+    }
+    pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
+                                               state_.loop, state_.realtime, notices_.sink(),
+                                               state_.engine_kind, state_.params);
+  } catch (const std::exception& e) {
+    state_.source_error = e.what();
+    state_.add_log(std::string("error: source: ") + e.what() +
+                   (pipeline_ ? " (staying on the running source)" : ""));
+    return false;
+  }
+  pipeline_ = std::move(pipeline);  // the old pipeline's threads stop here
   pipeline_->processing().set_paused(state_.paused);
+  if (state_.paused) pipeline_->processing().step();  // show the new source's first frame
+  state_.active_source = choice;
+  state_.source_error.clear();
+  state_.source_notices.clear();
+  geometry_ = opened.geometry;
+  state_.calibration_summary = opened.calibration_summary;
   latest_generation_ = 0;
   colour_key_.reset();  // result sequences start again at 1
+  pipeline_frames_ = 0;
+  awaiting_index_ = -1;
   timings_.clear();
   update_calibration();
+  state_.add_log("source: " + pipeline_->capture().status().source);
+  if (!opened.calibration_summary.empty()) {
+    state_.add_log("depth from the calibration: " + opened.calibration_summary);
+  }
+  return true;
+}
+
+void ViewerApp::seek(int64_t index) {
+  if (pipeline_->is_live() || pipeline_->frame_count() <= 0) return;
+  index = std::max<int64_t>(0, std::min(index, pipeline_->frame_count() - 1));
+  pipeline_->playback().request_seek(index);
+  awaiting_index_ = index;
+  awaiting_skipped_ = 0;
+  if (state_.paused) pipeline_->processing().step();
+}
+
+bool ViewerApp::source_exhausted() const {
+  const ProcessingStatus processing = pipeline_->processing().status();
+  if (processing.input_ended) return true;
+  // A file holding at its end: done once every pair it delivered was computed and collected.
+  return pipeline_->playback().at_end() && frame_ &&
+         processing.processed >= pipeline_->capture().status().delivered &&
+         frame_->sequence == processing.processed;
 }
 
 void ViewerApp::update_calibration() {
-  if (!state_.scene_calibration) return;
-  // The synthetic cameras (synthetic_scene.cpp): f = 0.9 width px, B = max_disparity / f.
-  const double focal = 0.9 * state_.scene.width;
-  state_.settings.calibration.focal_px = focal;
-  state_.settings.calibration.baseline_m = state_.scene.max_disparity / focal;
+  DepthCalibration& depth = state_.settings.calibration;
+  if (geometry_) {
+    depth.focal_px = geometry_->focal_length_px;
+    depth.baseline_m = geometry_->baseline;
+  } else if (state_.active_source.kind == SourceKind::Synthetic && state_.scene_calibration) {
+    // The synthetic cameras (synthetic_scene.cpp): f = 0.9 width px, B = max_disparity / f.
+    const double focal = 0.9 * state_.scene.width;
+    depth.focal_px = focal;
+    depth.baseline_m = state_.scene.max_disparity / focal;
+  } else {
+    depth = state_.manual_calibration;
+  }
 }
 
 void ViewerApp::collect_results() {
   ProcessingThread& processing = pipeline_->processing();
   for (const std::string& message : processing.take_messages()) state_.add_log(message);
+  for (const std::string& notice : notices_.take()) {
+    state_.add_log("source: " + notice);
+    state_.source_notices.push_back(notice);
+    while (state_.source_notices.size() > 4) state_.source_notices.pop_front();
+  }
   std::optional<ProcessedFrame> frame = processing.take_latest();
   if (!frame) return;
+  if (awaiting_index_ >= 0) {
+    if (frame->pair.index != awaiting_index_ && ++awaiting_skipped_ <= 4) {
+      if (state_.paused) processing.step();  // paused: fetch the next pair, up to the target
+      return;
+    }
+    awaiting_index_ = -1;
+  }
   const ImageRgb8& left = frame->pair.left;
   textures_->ensure_size(left.width(), left.height());
   textures_->upload_views_from_host(frame->pair.left, frame->pair.right);
   timings_.add(frame->result.timings, frame->processing_ms);
   frame_ = std::move(frame);
   ++frames_shown_;
+  ++pipeline_frames_;
   refresh_disparity_colours();
+  recording_.add_frame(*frame_);
 }
 
 void ViewerApp::refresh_disparity_colours() {
@@ -271,6 +363,16 @@ void ViewerApp::apply_script_event(const ScriptEvent& event) {
       state_.requests.snapshot = true;
       break;
     case ScriptAction::Quit: state_.requests.quit = true; break;
+    case ScriptAction::Seek: state_.requests.seek_to = std::stoll(event.value); break;
+    case ScriptAction::Source: {
+      // Checked when the script was read; opened now, and a failure only logs.
+      std::istringstream words(event.value);
+      std::vector<std::string> flags;
+      for (std::string word; words >> word;) flags.push_back(word);
+      state_.source = source_choice_from_cli(parse_source_flags(flags));
+      state_.requests.open_source = true;
+      break;
+    }
   }
 }
 
@@ -302,6 +404,7 @@ void ViewerApp::handle_keys() {
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state_.requests.toggle_pause = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) state_.requests.step = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) state_.requests.snapshot = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) recording_.request_toggle();
   if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) state_.settings.show_panel = !state_.settings.show_panel;
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) state_.requests.toggle_fullscreen = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_Q, false) || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
@@ -357,6 +460,7 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
                         IM_COL32(0, 0, 0, 160));
     draw->AddText(ImVec2(cell.x + 4.0f, cell.y + 1.0f), IM_COL32(255, 255, 255, 255), name);
   }
+  if (state_.settings.epipolar_lines) draw_epipolar_lines(layout);
   if (layout.colour_bar.w > 0.0f && frame_) {
     draw_colour_bar(draw, layout.colour_bar, state_.settings.colormap,
                     display_range(state_.settings.range, frame_->params, frame_->result.disparity),
@@ -376,6 +480,28 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
                         state_.settings.calibration.depth_m(cursor_.disparity));
     } else {
       ImGui::SetTooltip("(%d, %d) d %.2f px", cursor_.x, cursor_.y, cursor_.disparity);
+    }
+  }
+}
+
+void ViewerApp::draw_epipolar_lines(const FrameLayout& layout) {
+  constexpr int kLines = 8;
+  const int ih = textures_->height();
+  if (ih <= 0) return;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (state_.settings.views[i] == ViewKind::Disparity) continue;
+    const Rect& cell = layout.cells[i];
+    const Rect& image = layout.images[i];
+    const float x0 = std::max(cell.x, image.x);
+    const float x1 = std::min(cell.x + cell.w, image.x + image.w);
+    for (int k = 1; k <= kLines; ++k) {
+      // Image row k * h / (n + 1), on a whole window pixel: AddLine goes through its centre,
+      // so the line stays one crisp pixel high.
+      const int row = k * ih / (kLines + 1);
+      const float y = std::floor(image.y + (row + 0.5f) * image.h / ih);
+      if (y < cell.y || y > cell.y + cell.h || x1 <= x0) continue;
+      draw->AddLine(ImVec2(x0, y), ImVec2(x1, y), IM_COL32(0, 255, 0, 255), 1.0f);
     }
   }
 }
@@ -400,21 +526,30 @@ void ViewerApp::apply_requests() {
       state_.add_log("snapshot: no frame yet");
     } else {
       try {
-        const auto written = write_snapshot(state_.snapshot_dir, *frame_, colorized_);
-        state_.add_log("snapshot: " + written[0] + " (+ .pfm, left, right)");
+        const std::optional<StereoGeometry> geometry = shown_geometry();
+        const auto written =
+            write_snapshot(state_.snapshot_dir, *frame_, colorized_, geometry ? &*geometry : nullptr);
+        state_.add_log("snapshot: " + written[0] + " (+ .pfm, left, right, 16-bit" +
+                       (geometry ? ", .ply)" : ")"));
       } catch (const std::exception& e) {
         state_.add_log(std::string("error: snapshot: ") + e.what());
       }
     }
   }
-  if (requests.restart_source) {
-    try {
-      start_pipeline();
-      state_.add_log("source restarted: " + pipeline_->capture().status().source);
-    } catch (const std::exception& e) {
-      state_.add_log(std::string("error: source: ") + e.what());
-    }
+  recording_.update(frame_ ? &*frame_ : nullptr,
+                    {pipeline_->capture().status().source, 30.0, state_.settings.colormap,
+                     state_.active_source.options.calib_path, shown_geometry()});
+  if (requests.open_source) switch_source(state_.source);
+  if (requests.reopen_source) {
+    // The same input at the same frame, e.g. raw after rectified.
+    switch_source(state_.active_source, frame_ ? frame_->pair.index : -1);
   }
+  if (requests.seek_to >= 0) seek(requests.seek_to);
+  if (requests.playback_changed) {
+    pipeline_->playback().set_loop(state_.loop);
+    pipeline_->playback().set_paced(state_.realtime);
+  }
+  if (requests.list_cameras) state_.camera_list = describe_attached_cameras();
   if (requests.toggle_fullscreen) {
     if (glfwGetWindowMonitor(window_)) {
       glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_, 0);
@@ -448,7 +583,9 @@ bool ViewerApp::screenshot_due() const {
   if (options_.frames <= 0 || frames_shown_ < options_.frames || !frame_) return false;
   // The last frame must show every parameter change made so far (scripts rely on it), and
   // ImGui needs a couple of frames to lay out new windows.
-  return frame_->params_generation >= latest_generation_ && gl_frames_ >= 3;
+  // After a source switch, the new source's frame.
+  return frame_->params_generation >= latest_generation_ && gl_frames_ >= 3 &&
+         pipeline_frames_ > 0;
 }
 
 bool ViewerApp::write_screenshot(const FrameLayout& layout) {
@@ -489,6 +626,9 @@ ViewerStatus ViewerApp::make_status() const {
   status.image_width = textures_->width();
   status.image_height = textures_->height();
   status.frame_index = frame_ ? frame_->pair.index : -1;
+  status.source_frames = pipeline_->frame_count();
+  status.source_live = pipeline_->is_live();
+  status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
   status.timings = &timings_;
   return status;
@@ -496,7 +636,15 @@ ViewerStatus ViewerApp::make_status() const {
 
 int ViewerApp::run() {
   open_window();
-  start_pipeline();
+  if (!switch_source(state_.source)) {
+    // A bad source on the command line: say so (panel and stderr) and show the synthetic scene.
+    const std::string error = state_.source_error;
+    SourceChoice synthetic;
+    synthetic.options = options_.source;
+    synthetic.kind = SourceKind::Synthetic;
+    if (!switch_source(synthetic)) throw RuntimeError(state_.source_error);
+    state_.source_error = error;
+  }
   state_.add_log("display path: " + std::string(display_path_name(textures_->display_path())) +
                  " (GL renderer: " + gl_renderer_ + ")");
   const auto start = Clock::now();
@@ -526,6 +674,7 @@ int ViewerApp::run() {
     handle_keys();
     handle_mouse(layout);
     if (state_.settings.show_panel) draw_control_panel(state_, make_status(), layout.panel);
+    recording_.draw(layout.views.x + 10, layout.views.y + 40, layout.views.x + 10, layout.views.y + 8);
     update_calibration();
     refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
     draw_view_overlays(layout);
@@ -537,7 +686,13 @@ int ViewerApp::run() {
     ++gl_frames_;
     display_rate_.tick();
 
-    if (screenshot_due()) {
+    const bool ended_early = options_.frames > 0 && frames_shown_ < options_.frames &&
+                             pipeline_frames_ > 0 && gl_frames_ >= 3 && source_exhausted();
+    if (ended_early) {
+      std::printf("the source ended after %lld shown frames (of --frames %d)\n",
+                  static_cast<long long>(frames_shown_), options_.frames);
+    }
+    if (screenshot_due() || ended_early) {
       if (!write_screenshot(layout)) exit_code_ = 1;
       std::printf("shown %lld processed frames\n", static_cast<long long>(frames_shown_));
       break;

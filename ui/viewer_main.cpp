@@ -3,6 +3,7 @@
 #include <exception>
 #include <iostream>
 
+#include "src/app/source_factory.h"
 #include "ui/viewer_app.h"
 #include "ui/viewer_options.h"
 
@@ -19,6 +20,10 @@ int main(int argc, char** argv) {
   }
   if (options.help) {
     std::cout << sv::viewer_usage();
+    return 0;
+  }
+  if (options.list_cameras) {
+    std::cout << sv::describe_attached_cameras();
     return 0;
   }
   try {

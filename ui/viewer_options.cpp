@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/app/source_factory.h"
 #include "src/core/param_table.h"
 
 namespace sv {
@@ -89,11 +90,24 @@ class Args {
 std::string viewer_usage() {
   std::ostringstream out;
   out << "usage: stereoview-viewer [options]\n\n"
-         "The desktop viewer: the synthetic scene through the stereo engine, live.\n\n"
-         "Source:\n"
+         "The desktop viewer: stereo pairs through the stereo engine, live. The source panel\n"
+         "switches sources while it runs.\n\n"
+         "Source (default: the built-in synthetic scene; the flags of the stereoview CLI):\n"
          "  --width N --height N      synthetic scene size (default 640x480; also --size WxH)\n"
          "  --scene-disparity N       the scene's nearest disparity (default: --disparities)\n"
-         "  --seed N                  synthetic scene seed (default 1)\n\n"
+         "  --seed N                  synthetic scene seed (default 1)\n"
+         "  --left L --right R        two images, two videos or two image sequences (a printf\n"
+         "                            pattern like left_%04d.png, or a folder each)\n"
+         "  --sbs FILE | --tb FILE    one video holding both views side by side / top-bottom\n"
+         "  --camera N [M]            V4L2 stereo webcam N, or cameras N and M\n"
+         "  --uvc VID:PID[:SERIAL]    a stereo UVC camera through libuvc\n"
+         "  --dataset DIR             the pairs of a Middlebury or KITTI folder\n"
+         "  --camera-size WxH --camera-fps N --camera-format MJPG|YUYV --exposure N --gain N\n"
+         "  --calib FILE              OpenCV calibration: rectify, and depth from its Q\n"
+         "  --rectify-alpha A         0 keeps only valid pixels (default), 1 every source pixel\n"
+         "  --loop                    play files again and again\n"
+         "  --fast                    play files as fast as possible (default: their own rate)\n"
+         "  --list-cameras            list the attached cameras and exit\n\n"
          "Running:\n"
          "  --engine cpu|cuda|auto    stereo engine (default auto)\n"
          "  --frames N                quit after N processed frames were shown\n"
@@ -108,6 +122,7 @@ std::string viewer_usage() {
          "  --focal-px F --baseline-m B  depth readout Z = F * B / d (synthetic scene: its own)\n"
          "  --window WxH              window size (default 1280x800)\n"
          "  --hide-panel              start without the control panel (H shows it)\n"
+         "  --epipolar-lines          horizontal lines across the left and right views\n"
          "  --shader-dir DIR          where view.vert and view.frag are\n\n"
          "Keys: Space pause, Right step, S snapshot, H hide panel, F11 fullscreen, Q/Esc quit;\n"
          "mouse wheel zooms, drag pans, double click fits.\n\n"
@@ -127,6 +142,7 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
   std::string preset_path;
   bool view_given = false;
   bool layout_given = false;
+  std::vector<std::string> source_flags;  // for parse_source_flags, in order
   while (!args.done()) {
     const std::string arg = args.take();
     if (arg.rfind("--", 0) != 0) throw ViewerUsageError("unexpected argument \"" + arg + "\"");
@@ -191,6 +207,10 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       options.settings.calibration.baseline_m = parse_positive(flag, value());
     } else if (flag == "--window") {
       std::tie(options.window_width, options.window_height) = parse_size(flag, value(), 200, 16384);
+    } else if (flag == "--fast") {
+      options.fast = true;
+    } else if (flag == "--epipolar-lines") {
+      options.settings.epipolar_lines = true;
     } else if (flag == "--hide-panel") {
       options.settings.show_panel = false;
     } else if (flag == "--shader-dir") {
@@ -208,9 +228,17 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
                find_param(key.substr(3))->kind == ParamKind::Bool) {
       param_flags.emplace_back(key.substr(3), "false");
     } else {
-      throw ViewerUsageError("unknown option " + flag + " (see --help)");
+      // A source flag (or a mistake, which parse_source_flags names) with its values.
+      source_flags.push_back(arg);
+      while (args.next_is_value()) source_flags.push_back(args.take());
     }
   }
+  try {
+    options.source = parse_source_flags(source_flags);
+  } catch (const InputError& e) {
+    throw ViewerUsageError(e.what());
+  }
+  options.list_cameras = options.source.command == CliCommand::ListCameras;
   // With one view and no --view, the disparity is the one worth showing; with --view and no
   // --layout, the user asked for that view alone.
   if (view_given && !layout_given) options.settings.layout = 1;

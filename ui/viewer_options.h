@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "src/app/cli_options.h"
 #include "src/app/param_script.h"
 #include "src/core/error.h"
 #include "src/core/stereo_params.h"
@@ -32,14 +33,20 @@ struct ViewerOptions {
   int window_width = 1280;
   int window_height = 800;
   std::string shader_dir;
+  // The stereoview CLI's source flags (--left/--right, --sbs, --tb, --camera, --uvc, --dataset,
+  // --calib, --loop, ...), read by parse_source_flags; source "synthetic" when none is given.
+  CliOptions source;
+  bool list_cameras = false;  // --list-cameras: print them and exit
+  bool fast = false;          // --fast: files as fast as possible instead of at their own rate
   ViewerSettings settings;
   StereoParams params;
 };
 
 // Every parameter of param_table() as --key VALUE / --key=VALUE (booleans also --key and
-// --no-key), --preset FILE first and flags over it, like the stereoview CLI. The preset and the
-// script are read here, so their mistakes are usage errors too. Throws ViewerUsageError for
-// anything it cannot use.
+// --no-key), --preset FILE first and flags over it, like the stereoview CLI; the source flags go,
+// with their values, to parse_source_flags (source_factory.h). The preset and the script are read
+// here, so their mistakes are usage errors too. Throws ViewerUsageError for anything it cannot
+// use.
 ViewerOptions parse_viewer_options(int argc, const char* const* argv);
 std::string viewer_usage();
 

@@ -50,6 +50,9 @@ struct ViewerSettings {
   float blend_alpha = 0.5f;  // share of the disparity colour in the blended view
   DepthCalibration calibration;
   bool show_panel = true;
+  // Horizontal lines at the same rows across the left, right and blended views: on a rectified
+  // pair a point lies on the same line in both views.
+  bool epipolar_lines = false;
 };
 
 }  // namespace sv

@@ -9,6 +9,7 @@
 #include "src/app/timing_history.h"
 #include "src/core/stereo_params.h"
 #include "src/core/synthetic_scene.h"
+#include "ui/source_choice.h"
 #include "ui/view_layout.h"
 #include "ui/view_textures.h"
 #include "ui/viewer_settings.h"
@@ -23,7 +24,11 @@ struct PanelRequests {
   bool toggle_pause = false;
   bool step = false;
   bool snapshot = false;
-  bool restart_source = false;
+  bool open_source = false;       // switch to ViewerState::source (source panel, script)
+  bool reopen_source = false;     // the running source again, e.g. raw <-> rectified
+  bool list_cameras = false;
+  int64_t seek_to = -1;           // a frame of a file to jump to
+  bool playback_changed = false;  // loop or pace switched
   bool toggle_fullscreen = false;
   bool quit = false;
 };
@@ -36,6 +41,15 @@ struct ViewerState {
   std::string engine_kind = "auto";
   bool paused = false;
   SyntheticSceneConfig scene;
+  SourceChoice source;           // what the source panel edits
+  SourceChoice active_source;    // what runs: the last source that opened
+  std::string source_error;      // why the last switch failed; empty once one works
+  std::deque<std::string> source_notices;  // the sources' notices, newest last
+  std::string camera_list;       // the text of "List cameras"
+  std::string calibration_summary;  // the running source's Q, empty without a calibration
+  bool loop = false;             // files start again at their end
+  bool realtime = true;          // files play at their own rate, else as fast as possible
+  DepthCalibration manual_calibration;  // depth when neither a calibration nor the scene gives it
   bool scene_calibration = true;  // depth from the synthetic scene's own focal length and baseline
   std::string preset_path = "stereoview.preset";
   std::string snapshot_dir = "snapshots";
@@ -67,6 +81,9 @@ struct ViewerStatus {
   int image_width = 0;
   int image_height = 0;
   int64_t frame_index = -1;  // source index of the frame on screen
+  int64_t source_frames = -1;  // the source's length; -1 when endless or unknown
+  bool source_live = false;
+  bool source_at_end = false;  // a file that ended and holds its last frame
   CursorReadout cursor;
   const TimingHistory* timings = nullptr;
 };

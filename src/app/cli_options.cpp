@@ -119,6 +119,14 @@ std::string usage_text() {
          "                            1 of the synthetic scene or a camera)\n"
          "  --out DIR                 write each disparity as PFM and a colorized PNG into DIR\n"
          "  --colormap NAME           turbo, jet, inferno or gray (default turbo)\n"
+         "  --record FILE             record the run into FILE (plus FILE.json, the sidecar); with\n"
+         "                            a file source and --headless: a batch run with a progress bar\n"
+         "  --record-format F         color (colorized disparity, H.264 MP4; default), lossless16\n"
+         "                            (exact 16-bit disparity: FFV1 .mkv or a .png sequence), raw\n"
+         "                            (the input pair side by side, replayable with --sbs) or\n"
+         "                            side-by-side (left view | colorized disparity)\n"
+         "  --record-codec NAME       FFmpeg encoder: libx264 (default), mpeg4, mjpeg, ffv1, ...;\n"
+         "                            the container follows FILE's extension (.mp4, .mkv, .avi)\n"
          "  --preset FILE             load parameters (key = value lines); flags override it\n"
          "  --save-preset FILE        write the effective parameters as a preset and exit\n\n"
          "Evaluation:\n"
@@ -251,6 +259,17 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       options.out_dir = args.value_for(flag, inline_value);
     } else if (flag == "--colormap") {
       options.colormap = args.value_for(flag, inline_value);
+    } else if (flag == "--record") {
+      options.record_path = args.value_for(flag, inline_value);
+    } else if (flag == "--record-format") {
+      options.record_format = args.value_for(flag, inline_value);
+      if (options.record_format != "color" && options.record_format != "lossless16" &&
+          options.record_format != "raw" && options.record_format != "side-by-side") {
+        throw UsageError("--record-format must be color, lossless16, raw or side-by-side, got \"" +
+                         options.record_format + "\"");
+      }
+    } else if (flag == "--record-codec") {
+      options.record_codec = args.value_for(flag, inline_value);
     } else if (flag == "--preset") {
       preset_path = args.value_for(flag, inline_value);
     } else if (flag == "--sizes") {
@@ -328,6 +347,10 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       for (const auto& n : sources_named) names += (names.empty() ? "" : ", ") + n;
       throw UsageError("one source at a time: got " + names);
     }
+  }
+  if ((options.record_format != "color" || !options.record_codec.empty()) &&
+      options.record_path.empty() && options.command == CliCommand::Run) {
+    throw UsageError("--record-format and --record-codec need --record FILE");
   }
   if (options.command == CliCommand::Eval && options.dataset_dir.empty()) {
     throw UsageError("eval needs --dataset DIR");

@@ -57,6 +57,12 @@ struct CliOptions {
   std::string out_dir;
   std::string colormap = "turbo";
 
+  // Recording (--record): the file (a folder gets the format's default name), what it holds
+  // (color, lossless16, raw, side-by-side) and the FFmpeg encoder (empty: the format's default).
+  std::string record_path;
+  std::string record_format = "color";
+  std::string record_codec;
+
   // Parameters: defaults, then --preset, then every --<param> flag, in that order of precedence.
   StereoParams params;
   bool disparities_given = false;  // --disparities was on the command line or in the preset

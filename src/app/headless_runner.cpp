@@ -1,10 +1,12 @@
 #include "src/app/headless_runner.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iomanip>
+#include <iostream>
 #include <limits>
 #include <optional>
 #include <sys/stat.h>
@@ -12,6 +14,7 @@
 #include "src/app/engine_factory.h"
 #include "src/app/image_loading.h"
 #include "src/app/playback_pacer.h"
+#include "src/app/progress_reporter.h"
 #include "src/app/source_factory.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
@@ -22,12 +25,19 @@
 #ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/dataset_source.h"
 #endif
+#ifdef STEREOVIEW_HAS_RECORDING
+#include "src/app/recording_setup.h"
+#endif
 
 namespace sv {
 namespace {
 
 // One rectified pair to process, with ground truth when the source knows it.
 struct SourceFrame {
+  int64_t index = 0;
+  double timestamp_s = 0.0;
+  ImageRgb8 left_rgb;  // kept for recordings of the views
+  ImageRgb8 right_rgb;
   ImageU8 left;
   ImageU8 right;
   ImageF32 ground_truth;
@@ -64,6 +74,77 @@ std::string frame_name(int index) {
   std::snprintf(name, sizeof name, "disparity_%06d", index);
   return name;
 }
+
+#ifdef STEREOVIEW_HAS_RECORDING
+// The recording of a headless run: made at the first frame, when the size is known.
+class HeadlessRecording {
+ public:
+  HeadlessRecording(const CliOptions& options, Colormap colormap, std::string source,
+                    std::string engine, double frames_per_second, std::ostream& err)
+      : options_(options), err_(err) {
+    request_.path = options.record_path;
+    request_.format = options.record_format;
+    request_.codec = options.record_codec;
+    request_.frames_per_second = frames_per_second;
+    request_.colormap = colormap;
+    request_.params = options.params;
+    request_.source = std::move(source);
+    request_.engine = std::move(engine);
+    request_.calibration_file = options.calib_path;
+    format_ = parse_recording_format(options.record_format);
+  }
+
+  // False when the recording has stopped (its error comes with finish()).
+  bool add(SourceFrame& frame, const DisparityResult& result) {
+    if (!recorder_) {
+      request_.geometry = stereo_geometry_for(options_.source == "synthetic", options_.calib_path,
+                                              options_.rectify_alpha, frame.left.width(),
+                                              frame.left.height(), options_.params);
+      std::ostream& err = err_;
+      recorder_ = std::make_unique<Recorder>(make_recorder_settings(request_),
+                                             [&err](const std::string& m) { err << "note: " << m << "\n"; });
+    }
+    RecordingFrame record;
+    record.index = frame.index;
+    record.timestamp_s = frame.timestamp_s;
+    if (format_ == RecordingFormat::Raw || format_ == RecordingFormat::SideBySide) {
+      record.left = std::move(frame.left_rgb);
+      record.right = std::move(frame.right_rgb);
+    }
+    if (format_ != RecordingFormat::Lossless16 && format_ != RecordingFormat::Raw) {
+      record.disparity = result.disparity;
+    }
+    if (format_ == RecordingFormat::Lossless16) record.disparity_fixed = result.disparity_fixed;
+    // A file run must lose no frame: wait for the disk rather than drop.
+    return recorder_->submit_waiting(std::move(record));
+  }
+
+  // Ends the recording; reports it on `out`, or the error on `err` (returns false then).
+  bool finish(std::ostream& out) {
+    if (!recorder_) return true;
+    const RecorderStatus status = recorder_->stop();
+    if (!status.error.empty()) {
+      err_ << "error: " << status.error << "\n";
+      if (status.frames_written > 0) {
+        out << "kept " << status.frames_written << " frames in " << status.path << "\n";
+      }
+      return false;
+    }
+    out << "recorded " << status.frames_written << " frame" << (status.frames_written == 1 ? "" : "s")
+        << " to " << status.path << " (" << status.description << ", "
+        << format_byte_count(status.bytes_written) << "), sidecar "
+        << status.sidecar_path << "\n";
+    return true;
+  }
+
+ private:
+  const CliOptions& options_;
+  std::ostream& err_;
+  RecordingRequest request_;
+  RecordingFormat format_;
+  std::unique_ptr<Recorder> recorder_;
+};
+#endif
 
 }  // namespace
 
@@ -110,6 +191,32 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
       err << "note: the source gives no frame rate; --realtime plays it as fast as possible\n";
     }
 
+    // --record: the frames also go to a recording; per-frame lines give way to a progress bar.
+    const bool recording = !options.record_path.empty();
+#ifdef STEREOVIEW_HAS_RECORDING
+    std::unique_ptr<HeadlessRecording> recorder;
+    if (recording) {
+      const double fps = synthetic || source->frames_per_second() <= 0 ? 30.0 : source->frames_per_second();
+      recorder = std::make_unique<HeadlessRecording>(
+          options, colormap, synthetic ? "synthetic " + std::to_string(options.width) + "x" +
+                                             std::to_string(options.height)
+                                       : source->describe(),
+          engine->name(), fps, err);
+      out << "recording " << options.record_format << " to " << options.record_path << "\n";
+    }
+#else
+    if (recording) {
+      throw RuntimeError("--record: this build has no recording (configure with FFmpeg's "
+                         "libav*-dev and nlohmann-json3-dev installed)");
+    }
+#endif
+    int64_t total = limit == std::numeric_limits<int64_t>::max() ? -1 : limit;
+    if (!synthetic && source->frame_count() > 0 && !options.loop) {
+      total = total < 0 ? source->frame_count() : std::min(total, source->frame_count());
+    }
+    ProgressReporter progress(out, &out == &std::cout && stdout_is_terminal(), total);
+    bool recording_failed = false;
+
     const float range_min = static_cast<float>(options.params.min_disparity);
     const float range_max = range_min + options.params.num_disparities - 1;
     int64_t done = 0;
@@ -117,9 +224,13 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     while (done < limit) {
       SourceFrame frame;
       if (synthetic) {
-        const SyntheticFrame rendered = scene.render(static_cast<int>(done));
+        SyntheticFrame rendered = scene.render(static_cast<int>(done));
+        frame.index = done;
+        frame.timestamp_s = rendered.timestamp_s;
         frame.left = to_gray(rendered.left);
         frame.right = to_gray(rendered.right);
+        frame.left_rgb = std::move(rendered.left);
+        frame.right_rgb = std::move(rendered.right);
         frame.ground_truth = rendered.ground_truth;
         frame.masks.nonocc = rendered.nonoccluded_mask;
         frame.masks.disc = rendered.discontinuity_mask;
@@ -134,25 +245,37 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
           continue;
         }
         if (!pair) break;
+        frame.index = pair->index;
+        frame.timestamp_s = pair->timestamp_s;
         frame.left = to_gray(pair->left);
         frame.right = to_gray(pair->right);
+        frame.left_rgb = std::move(pair->left);
+        frame.right_rgb = std::move(pair->right);
         require_matching_pair(frame.left, frame.right);
         add_dataset_ground_truth(*source, pair->index, frame);
       }
       pacer.wait();
 
       const DisparityResult result = engine->compute(frame.left, frame.right, options.params);
-      out << "frame " << done << ": " << std::fixed << std::setprecision(1)
-          << result.timings.total_ms() << " ms";
-      if (!frame.ground_truth.empty()) {
-        const DisparityEvaluation eval =
-            evaluate_disparity(result.disparity, frame.ground_truth, frame.masks);
-        if (const RegionErrors* nonocc = eval.find("nonocc")) {
-          out << ", bad-1 nonocc " << std::setprecision(2) << nonocc->bad_1 << "%, density "
-              << eval.density << "%";
+      if (!recording) {
+        out << "frame " << done << ": " << std::fixed << std::setprecision(1)
+            << result.timings.total_ms() << " ms";
+        if (!frame.ground_truth.empty()) {
+          const DisparityEvaluation eval =
+              evaluate_disparity(result.disparity, frame.ground_truth, frame.masks);
+          if (const RegionErrors* nonocc = eval.find("nonocc")) {
+            out << ", bad-1 nonocc " << std::setprecision(2) << nonocc->bad_1 << "%, density "
+                << eval.density << "%";
+          }
         }
+        out << "\n";
       }
-      out << "\n";
+#ifdef STEREOVIEW_HAS_RECORDING
+      if (recorder && !recorder->add(frame, result)) {
+        recording_failed = true;  // the recorder holds the reason; finish() prints it
+        break;
+      }
+#endif
 
       if (!options.out_dir.empty()) {
         const std::string base = options.out_dir + "/" + frame_name(static_cast<int>(done));
@@ -160,7 +283,13 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         save_color_image(base, colorize_disparity(result.disparity, range_min, range_max, colormap));
       }
       ++done;
+      if (recording) progress.update(done);
     }
+    if (recording) progress.finish(done);
+#ifdef STEREOVIEW_HAS_RECORDING
+    if (recorder && !recorder->finish(out)) recording_failed = true;
+#endif
+    if (recording_failed) return 1;
     if (done == 0) throw InputError("the source delivered no frame");
     out << "done: " << done << " frame" << (done == 1 ? "" : "s") << "\n";
     return 0;

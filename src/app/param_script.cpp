@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "src/app/source_factory.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/colorize.h"
 #include "src/core/error.h"
@@ -138,10 +139,29 @@ class LineParser {
       if (words.size() - args > 1) fail("usage: snapshot [FOLDER]");
       event.action = ScriptAction::Snapshot;
       event.value = words.size() > args ? words[args] : "";
+    } else if (command == "seek") {
+      expect_arguments(words, args, 1, "seek FRAME");
+      double frame = 0.0;
+      if (!parse_number(words[args], frame) || frame < 0 || frame != std::floor(frame)) {
+        fail("seek \"" + words[args] + "\": a frame number (a whole number >= 0)");
+      }
+      event.action = ScriptAction::Seek;
+      event.value = words[args];
+    } else if (command == "source") {
+      std::vector<std::string> flags(words.begin() + static_cast<long>(args), words.end());
+      if (flags.size() == 1 && flags[0] == "synthetic") flags = {"--source", "synthetic"};
+      if (flags.empty()) fail("usage: source synthetic | source FLAGS (e.g. --sbs stereo.avi)");
+      try {
+        parse_source_flags(flags);
+      } catch (const InputError& e) {
+        fail(std::string("source: ") + e.what());
+      }
+      event.action = ScriptAction::Source;
+      event.value = join(flags, 0);
     } else {
       fail("unknown command \"" + command +
            "\" (known: set, algorithm, colormap, layout, view, engine, pause, resume, snapshot, "
-           "quit)");
+           "quit, source, seek)");
     }
   }
 

@@ -16,13 +16,20 @@ namespace sv {
 //   at 12 view blend            # left, right, disparity, blend (the view of layout 1)
 //   at 15 engine cpu            # cpu, cuda, auto
 //   at 20 pause | resume | snapshot [FOLDER] | quit
+//   at frame 5 source --sbs stereo.avi --calib c.yaml   # the stereoview CLI's source flags
+//   at frame 9 source synthetic                         # back to the synthetic scene
+//   at frame 12 seek 40                                 # a file's frame 40 (from 0) next
 //
-// Every line is checked when the script is read (keys, values, names), so a typo fails at
-// start-up with the file and line, never halfway through a run.
+// Every line is checked when the script is read (keys, values, names, source flags), so a typo
+// fails at start-up with the file and line, never halfway through a run. Whether a source's files
+// exist is found out when it is opened: the viewer then logs why and stays on its source. Paths
+// in a script cannot contain spaces.
 
 enum class ScriptTrigger { Seconds, Frame };
 
-enum class ScriptAction { SetParam, Colormap, Layout, View, Engine, Pause, Resume, Snapshot, Quit };
+enum class ScriptAction {
+  SetParam, Colormap, Layout, View, Engine, Pause, Resume, Snapshot, Quit, Source, Seek
+};
 
 struct ScriptEvent {
   int line = 0;
@@ -30,7 +37,9 @@ struct ScriptEvent {
   double at = 0.0;  // seconds since start, or a count of shown frames
   ScriptAction action = ScriptAction::SetParam;
   std::string key;    // SetParam: the param_table() key
-  std::string value;  // SetParam's value, or the argument of the other actions ("" if none)
+  // SetParam's value, or the argument of the other actions ("" if none); for Source the
+  // flags for parse_source_flags, separated by spaces ("source synthetic": --source synthetic).
+  std::string value;
   std::string text;   // the command as written, for the log
 };
 

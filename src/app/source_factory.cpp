@@ -1,5 +1,6 @@
 #include "src/app/source_factory.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "src/app/looping_source.h"
@@ -128,6 +129,26 @@ std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, Notice
     source = std::make_unique<LoopingSource>(std::move(source));
   }
   return source;
+}
+
+CliOptions parse_source_flags(const std::vector<std::string>& flags) {
+  static const char* const kSourceFlags[] = {
+      "--source", "--left", "--right", "--sbs", "--tb", "--camera", "--uvc", "--dataset",
+      "--list-cameras", "--camera-size", "--camera-fps", "--camera-format", "--exposure", "--gain",
+      "--calib", "--rectify-alpha", "--loop", "--realtime"};
+  std::vector<const char*> argv = {"stereoview"};
+  for (const std::string& arg : flags) {
+    if (arg.rfind("--", 0) == 0) {
+      const std::string flag = arg.substr(0, arg.find('='));
+      const auto known = std::find_if(std::begin(kSourceFlags), std::end(kSourceFlags),
+                                      [&](const char* name) { return flag == name; });
+      if (known == std::end(kSourceFlags)) {
+        throw UsageError("unknown option " + flag + " (see --help)");
+      }
+    }
+    argv.push_back(arg.c_str());
+  }
+  return parse_cli(static_cast<int>(argv.size()), argv.data());
 }
 
 std::string describe_attached_cameras() {

@@ -12,7 +12,7 @@
 #include "src/core/census_cost.h"
 
 #include "src/core/error.h"
-#include "src/core/parallel_for.h"
+#include "src/core/pixel_cost_volume.h"
 
 namespace sv {
 namespace {
@@ -43,26 +43,8 @@ uint8_t census_cost(const CensusCode& left, const CensusCode& right) {
 
 CostVolume<uint8_t> census_cost_volume(const CensusImage& left, const CensusImage& right,
                                        const SearchRange& range) {
-  if (!left.same_size(right)) {
-    throw InputError("census cost: left and right census images differ in size");
-  }
-  if (!range.is_uniform() && !range.per_pixel_base().same_size(left)) {
-    throw InputError("census cost: the per-pixel search range differs in size from the images");
-  }
-  const int width = left.width();
-  CostVolume<uint8_t> costs(width, left.height(), range);
-  parallel_for(0, left.height(), [&](int y) {
-    for (int x = 0; x < width; ++x) {
-      uint8_t* out = costs.pixel(x, y);
-      const int base = range.base(x, y);
-      for (int k = 0; k < range.count(); ++k) {
-        const int xr = x - (base + k);
-        out[k] = (xr < 0 || xr >= width) ? static_cast<uint8_t>(kMaxMatchCost)
-                                         : census_cost(left.at(x, y), right.at(xr, y));
-      }
-    }
-  });
-  return costs;
+  return pixel_cost_volume("census cost", left, right, range, static_cast<uint8_t>(kMaxMatchCost),
+                           [&](int x, int xr, int y) { return census_cost(left.at(x, y), right.at(xr, y)); });
 }
 
 }  // namespace sv

@@ -14,11 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define SV_HOST_DEVICE __host__ __device__
-#else
-#define SV_HOST_DEVICE
-#endif
+#include "src/core/host_device.h"
 
 namespace sv::colormap_math {
 

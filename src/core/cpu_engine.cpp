@@ -13,6 +13,7 @@
 #include "src/core/lr_check.h"
 #include "src/core/median_filter.h"
 #include "src/core/pyramid.h"
+#include "src/core/rank_transform.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/speckle_filter.h"
 #include "src/core/winner_takes_all.h"
@@ -32,6 +33,7 @@ class LevelMatcher {
   ImageI16 match(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
     switch (algorithm_.cost) {
       case MatchingCost::Census: return match_census(left, right, range);
+      case MatchingCost::Rank: return match_rank(left, right, range);
       case MatchingCost::Sad: {
         const auto costs = timed("cost", [&] { return sad_cost_volume(left, right, params_.window, range); });
         return select(costs, window_cost_limit());
@@ -73,6 +75,16 @@ class LevelMatcher {
     if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
     const SgmSettings sgm = sgm_settings(params_);
     const auto aggregated = timed("sgm", [&] { return sgm_aggregate(costs, left, sgm); });
+    return select(aggregated, kNoLimit);
+  }
+
+  ImageI16 match_rank(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
+    const int window = params_.rank_window;
+    const ImageU8 ranks_left = timed("rank", [&] { return rank_transform(left, window); });
+    const ImageU8 ranks_right = timed("rank", [&] { return rank_transform(right, window); });
+    const auto costs = timed("cost", [&] { return rank_cost_volume(ranks_left, ranks_right, window, range); });
+    if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
+    const auto aggregated = timed("sgm", [&] { return sgm_aggregate(costs, left, sgm_settings(params_)); });
     return select(aggregated, kNoLimit);
   }
 

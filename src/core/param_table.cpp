@@ -145,6 +145,10 @@ std::vector<ParamDescriptor> make_table() {
     throw InputError("--census: \"" + v + "\" is not one of 5x5, 7x7, 9x7, 9x9");
   };
   t.push_back(census);
+  t.push_back(int_param("rank-window",
+                        "Rank transform window M x M (odd): each pixel becomes the count of its "
+                        "neighbours darker than it. Larger is more robust, blurs depth edges.",
+                        3, 15, &StereoParams::rank_window));
 
   t.push_back(int_param("paths", "SGM path directions: 4 (faster) or 8 (fewer streaks).", 4, 8,
                         &StereoParams::sgm_paths));

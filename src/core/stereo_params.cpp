@@ -67,6 +67,9 @@ std::vector<std::string> StereoParams::validate() const {
   if (!(zncc_min >= -1.0f && zncc_min <= 1.0f)) {
     problems.push_back("ZNCC minimum must be in -1..1, got " + std::to_string(zncc_min));
   }
+  if (rank_window < 3 || rank_window > 15 || rank_window % 2 == 0) {
+    problems.push_back("rank window must be odd and in 3..15, got " + std::to_string(rank_window));
+  }
   if (sgm_paths != 4 && sgm_paths != 8) {
     problems.push_back("SGM path count must be 4 or 8, got " + std::to_string(sgm_paths));
   }
@@ -102,7 +105,7 @@ std::vector<std::string> StereoParams::validate() const {
 bool StereoParams::operator==(const StereoParams& o) const {
   return algorithm == o.algorithm && min_disparity == o.min_disparity &&
          num_disparities == o.num_disparities && window == o.window &&
-         bm_max_cost == o.bm_max_cost && zncc_min == o.zncc_min && census == o.census &&
+         bm_max_cost == o.bm_max_cost && zncc_min == o.zncc_min && census == o.census && rank_window == o.rank_window &&
          sgm_paths == o.sgm_paths && p1 == o.p1 && p2 == o.p2 && adaptive_p2 == o.adaptive_p2 &&
          p2_edge_scale == o.p2_edge_scale && uniqueness == o.uniqueness &&
          subpixel == o.subpixel && lr_check == o.lr_check && lr_max_diff == o.lr_max_diff &&

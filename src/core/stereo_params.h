@@ -7,7 +7,7 @@ namespace sv {
 
 // How pixels are compared. Each value's exact definition lives in the header of its CPU stage:
 // block_matching.h (SAD, SSD, ZNCC) and census_transform.h / census_cost.h (census).
-enum class MatchingCost { Sad, Ssd, Zncc, Census };
+enum class MatchingCost { Sad, Ssd, Zncc, Census, Rank };
 
 // How matching costs are combined before the winner is taken.
 enum class Aggregation { Window, Sgm };
@@ -35,6 +35,7 @@ struct StereoParams {
   float zncc_min = -1.0f;    // ZNCC: reject when the best correlation is below it; -1 = off
 
   CensusWindow census = CensusWindow::W9x7;
+  int rank_window = 9;  // rank transform window M x M (odd, 3..15), rank_transform.h
 
   // Semi-global matching, in units of the census cost (0..kMaxMatchCost, census_cost.h).
   int sgm_paths = 8;  // 4 or 8

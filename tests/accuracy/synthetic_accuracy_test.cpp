@@ -53,6 +53,7 @@ TEST_P(SyntheticAccuracy, BadPixelRateStaysUnderItsThreshold) {
 INSTANTIATE_TEST_SUITE_P(
     Algorithms, SyntheticAccuracy,
     ::testing::Values(AccuracyCase{"census-sgm", 0, 3.0}, AccuracyCase{"census-sgm", 2, 4.5},
+                      AccuracyCase{"rank-sgm", 0, 6.0}, AccuracyCase{"rank-sgm", 2, 9.5},
                       AccuracyCase{"bm-sad", 0, 8.5}, AccuracyCase{"bm-sad", 2, 11.0},
                       AccuracyCase{"bm-ssd", 0, 10.0}, AccuracyCase{"bm-ssd", 2, 15.0},
                       AccuracyCase{"bm-zncc", 0, 8.5}, AccuracyCase{"bm-zncc", 2, 12.0}),

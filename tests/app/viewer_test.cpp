@@ -1,6 +1,9 @@
 // The real stereoview-viewer under its own Xvfb (Mesa's software GL, the CPU engine): it opens
 // its window, shows N frames of the synthetic scene, quits and leaves a screenshot of the whole
 // window, whose disparity view must show the scene's known geometry in the colormap's colours.
+// File sources: a side-by-side video the test writes (a texture shifted by a known disparity),
+// opened from the command line or switched to by a script; a missing file leaves the viewer on
+// the source it runs; a calibration's Q gives depth and the epipolar lines land on their rows.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -25,6 +28,9 @@
 #include "src/core/image_formats.h"
 #include "src/core/synthetic_scene.h"
 #include "src/io/png_io.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/videoio.hpp>
 
 extern char** environ;
 
@@ -387,10 +393,205 @@ TEST_F(ViewerTest, SwitchingThroughEveryAlgorithmRunsCleanly) {
   EXPECT_EQ(run.err.find("error"), std::string::npos) << run.err;
 }
 
+// The side-by-side test video: each view kVideoWidth x kVideoHeight (not the synthetic scene's
+// size, so a screenshot tells the sources apart), the right view the left shifted by
+// kVideoDisparity, a blocky gray texture that survives MJPEG, kVideoFrames frames at 10 fps.
+constexpr int kVideoWidth = 256;
+constexpr int kVideoHeight = 192;
+constexpr int kVideoDisparity = 12;
+constexpr int kVideoFrames = 8;
+
+std::string write_shifted_sbs_video(const std::string& path) {
+  cv::RNG rng(7);
+  const int tex_w = kVideoWidth + kVideoDisparity;
+  cv::VideoWriter writer(path, cv::CAP_FFMPEG, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10.0,
+                         cv::Size(2 * kVideoWidth, kVideoHeight), true);
+  if (!writer.isOpened()) return "OpenCV cannot write MJPEG AVI to " + path;
+  writer.set(cv::VIDEOWRITER_PROP_QUALITY, 100);
+  for (int f = 0; f < kVideoFrames; ++f) {
+    cv::Mat texture(kVideoHeight, tex_w, CV_8UC3);
+    for (int y = 0; y < kVideoHeight; y += 2) {
+      for (int x = 0; x < tex_w; x += 2) {
+        const cv::Vec3b level = cv::Vec3b::all(static_cast<uchar>(rng.uniform(20, 236)));
+        for (int dy = 0; dy < 2; ++dy) {
+          for (int dx = 0; dx < 2 && x + dx < tex_w; ++dx) {
+            texture.at<cv::Vec3b>(y + dy, x + dx) = level;
+          }
+        }
+      }
+    }
+    // left(x) = texture(x), right(x) = texture(x + d) = left(x + d): disparity d everywhere.
+    cv::Mat frame(kVideoHeight, 2 * kVideoWidth, CV_8UC3);
+    texture(cv::Rect(0, 0, kVideoWidth, kVideoHeight))
+        .copyTo(frame(cv::Rect(0, 0, kVideoWidth, kVideoHeight)));
+    texture(cv::Rect(kVideoDisparity, 0, kVideoWidth, kVideoHeight))
+        .copyTo(frame(cv::Rect(kVideoWidth, 0, kVideoWidth, kVideoHeight)));
+    writer.write(frame);
+  }
+  return "";
+}
+
+// The share of the disparity view, away from the borders, in the colour of kVideoDisparity
+// (turbo over the search range [0, 63]).
+double shift_colour_fraction(const ImageRgb8& shot, const ViewPlacement& p) {
+  const Rgb8 expected = colormap_color(Colormap::Turbo, kVideoDisparity / 63.0f);
+  int sampled = 0, matching = 0;
+  for (int y = 8; y < kVideoHeight - 8; y += 3) {
+    for (int x = kVideoDisparity + 8; x < kVideoWidth - 8; x += 3) {
+      ++sampled;
+      if (colour_distance(shown_pixel(shot, p, x, y), expected) <= 30) ++matching;
+    }
+  }
+  return static_cast<double>(matching) / sampled;
+}
+
+class ViewerFileTest : public ViewerTest {
+ protected:
+  static void SetUpTestSuite() {
+    ViewerTest::SetUpTestSuite();
+    video_ = path("shifted_sbs.avi");
+    video_error_ = write_shifted_sbs_video(video_);
+  }
+  void SetUp() override {
+    ViewerTest::SetUp();
+    if (!video_error_.empty()) FAIL() << video_error_;
+  }
+  static std::string video_;
+  static std::string video_error_;
+};
+
+std::string ViewerFileTest::video_;
+std::string ViewerFileTest::video_error_;
+
+TEST_F(ViewerFileTest, ASideBySideVideoFromTheCommandLineShowsItsDisparity) {
+  const std::string shot_path = path("sbs.png");
+  const ViewerRun run = run_viewer({"--sbs", video_, "--engine", "cpu", "--frames", "3",
+                                    "--screenshot", shot_path, "--layout", "1", "--view",
+                                    "disparity", "--fast"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("source: video " + video_ + " (side-by-side) 256x192"), std::string::npos)
+      << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.image_w, kVideoWidth);
+  EXPECT_EQ(p.image_h, kVideoHeight);
+  EXPECT_GE(p.frame, 0);
+  EXPECT_LT(p.frame, kVideoFrames);
+  EXPECT_GT(shift_colour_fraction(read_image_rgb(shot_path), p), 0.85);
+}
+
+TEST_F(ViewerFileTest, AScriptSwitchesFromTheSyntheticSceneToTheVideo) {
+  const std::string script =
+      write_file("switch.script", "at frame 2 source --sbs " + video_ + "\n");
+  const std::string shot_path = path("switch.png");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "5", "--screenshot", shot_path,
+                                    "--layout", "1", "--view", "disparity", "--script", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("script line 1 (frame 2): source --sbs"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("source: synthetic"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("error"), std::string::npos) << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.image_w, kVideoWidth);  // the video's view, no longer the 320x240 scene
+  EXPECT_GT(shift_colour_fraction(read_image_rgb(shot_path), p), 0.85);
+}
+
+TEST_F(ViewerFileTest, ASeekWhilePausedShowsTheWantedFrameNext) {
+  // Pairs read before the seek (queued, or being computed) must not be the next frame shown.
+  const std::string script = write_file("seek.script", "at frame 1 pause\nat frame 1 seek 6\n");
+  const ViewerRun run = run_viewer({"--sbs", video_, "--engine", "cpu", "--frames", "2",
+                                    "--screenshot", path("seek.png"), "--script", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.frame, 6) << run.out;
+}
+
+TEST_F(ViewerFileTest, AMissingFileInAScriptLeavesTheViewerOnItsSource) {
+  const std::string script = write_file("missing.script",
+                                        "at frame 2 source --sbs /nonexistent/gone.avi\n"
+                                        "at frame 4 quit\n");
+  const ViewerRun run = run_viewer({"--sbs", video_, "--engine", "cpu", "--script", script,
+                                    "--loop"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const auto error = run.err.find("error: source: ");
+  ASSERT_NE(error, std::string::npos) << run.err;
+  const std::string line = run.err.substr(error, run.err.find('\n', error) - error);
+  EXPECT_NE(line.find("/nonexistent/gone.avi"), std::string::npos) << line;
+  EXPECT_NE(line.find("staying on the running source"), std::string::npos) << line;
+  // Two more frames were shown after the failed switch: the video kept playing.
+  EXPECT_NE(run.err.find("script line 2 (frame 4): quit"), std::string::npos) << run.err;
+}
+
+TEST_F(ViewerFileTest, AMissingFileOnTheCommandLineFallsBackToTheSyntheticScene) {
+  const std::string shot_path = path("fallback.png");
+  const ViewerRun run = run_viewer({"--left", "/nonexistent/l.png", "--right",
+                                    "/nonexistent/r.png", "--engine", "cpu", "--frames", "2",
+                                    "--screenshot", shot_path});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const auto error = run.err.find("error: source: ");
+  ASSERT_NE(error, std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("/nonexistent/l.png", error), std::string::npos) << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.image_w, kSceneWidth);
+}
+
+TEST_F(ViewerFileTest, ACalibrationGivesDepthAndEpipolarLinesLieOnTheirRows) {
+  // Already rectified (R1 R2 P1 P2 Q only): the pairs pass through; Q says f 200 px, B 0.1.
+  const std::string calib = path("calib.yaml");
+  {
+    cv::FileStorage fs(calib, cv::FileStorage::WRITE);
+    const double cx = kVideoWidth / 2.0, cy = kVideoHeight / 2.0, f = 200.0, b = 0.1;
+    const cv::Mat eye = cv::Mat::eye(3, 3, CV_64F);
+    const cv::Mat p1 = (cv::Mat_<double>(3, 4) << f, 0, cx, 0, 0, f, cy, 0, 0, 0, 1, 0);
+    const cv::Mat p2 = (cv::Mat_<double>(3, 4) << f, 0, cx, -f * b, 0, f, cy, 0, 0, 0, 1, 0);
+    const cv::Mat q = (cv::Mat_<double>(4, 4) << 1, 0, 0, -cx, 0, 1, 0, -cy, 0, 0, 0, f, 0, 0,
+                       1.0 / b, 0);
+    fs << "image_width" << kVideoWidth << "image_height" << kVideoHeight << "R1" << eye << "R2"
+       << eye << "P1" << p1 << "P2" << p2 << "Q" << q;
+  }
+  const std::string shot_path = path("lines.png");
+  const ViewerRun run = run_viewer({"--sbs", video_, "--calib", calib, "--engine", "cpu",
+                                    "--frames", "2", "--screenshot", shot_path, "--layout", "1",
+                                    "--view", "left", "--epipolar-lines", "--fast"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("depth from the calibration: f 200.0 px, baseline 0.1 "),
+            std::string::npos) << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  ASSERT_EQ(p.image_h, kVideoHeight);
+  const ImageRgb8 shot = read_image_rgb(shot_path);
+  auto green_share = [&](int row) {
+    int green = 0, sampled = 0;
+    for (int x = static_cast<int>(p.x) + 2; x < static_cast<int>(p.x + p.w) - 2; x += 2) {
+      ++sampled;
+      const Rgb8 c = shot.at(x, row);
+      if (c.g > 200 && c.r < 60 && c.b < 60) ++green;
+    }
+    return static_cast<double>(green) / sampled;
+  };
+  // Eight lines at image rows k * h / 9; the texture (gray) has no green of its own.
+  for (int k = 1; k <= 8; ++k) {
+    const int row = k * kVideoHeight / 9;
+    const int y = static_cast<int>(p.y + (row + 0.5f) * p.h / p.image_h);
+    const double best = std::max({green_share(y - 1), green_share(y), green_share(y + 1)});
+    EXPECT_GT(best, 0.9) << "line " << k << " at screenshot row " << y;
+    const int between = static_cast<int>(p.y + (row - kVideoHeight / 18 + 0.5f) * p.h / p.image_h);
+    EXPECT_LT(green_share(between), 0.05) << "between lines, row " << between;
+  }
+}
+
 TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
   ViewerRun run = run_viewer({"--layout", "3"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("--layout must be 1, 2 or 4"), std::string::npos) << run.err;
+  run = run_viewer({"--tb", "a.avi", "--sbs", "b.avi"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("one source at a time: got --tb, --sbs"), std::string::npos) << run.err;
+  run = run_viewer({"--bogus", "1"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("unknown option --bogus"), std::string::npos) << run.err;
   run = run_viewer({"--p2", "lots"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("--p2"), std::string::npos) << run.err;

@@ -67,6 +67,8 @@ INSTANTIATE_TEST_SUITE_P(
                       EngineCase{"census-sgm", 641, 479, 0, 256, 8, 0},
                       EngineCase{"census-sgm", 641, 479, 0, 128, 8, 2},
                       EngineCase{"census-sgm", 1920, 1080, 0, 128, 8, 0},
+                      EngineCase{"rank-sgm", 641, 479, 0, 64, 8, 0},
+                      EngineCase{"rank-sgm", 641, 479, -3, 100, 4, 1},
                       EngineCase{"bm-sad", 641, 479, 0, 64, 8, 0},
                       EngineCase{"bm-sad", 641, 479, 0, 64, 8, 1},
                       EngineCase{"bm-sad", 1920, 1080, -3, 130, 8, 0},

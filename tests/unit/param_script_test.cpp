@@ -92,6 +92,48 @@ TEST(ParamScript, ErrorsNameTheFileTheLineAndTheProblem) {
             std::string::npos);
 }
 
+TEST(ParamScript, SourceTakesTheCliSourceFlagsOrSynthetic) {
+  const auto events = parse_param_script(
+      "at frame 2 source --sbs stereo.avi --calib c.yaml --loop\n"
+      "at 3 source synthetic\n"
+      "at 4 source --left l_%04d.png --right r_%04d.png\n"
+      "at 5 source --camera 0 1\n");
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].action, ScriptAction::Source);
+  EXPECT_EQ(events[0].value, "--sbs stereo.avi --calib c.yaml --loop");
+  EXPECT_EQ(events[0].text, "source --sbs stereo.avi --calib c.yaml --loop");
+  EXPECT_EQ(events[1].action, ScriptAction::Source);
+  EXPECT_EQ(events[1].value, "--source synthetic");
+  EXPECT_EQ(events[2].value, "--left l_%04d.png --right r_%04d.png");
+  EXPECT_EQ(events[3].value, "--camera 0 1");
+}
+
+TEST(ParamScript, SeekTakesAFrameNumber) {
+  const auto events = parse_param_script("at frame 3 seek 40\n");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].action, ScriptAction::Seek);
+  EXPECT_EQ(events[0].value, "40");
+  EXPECT_EQ(parse_error("at 1 seek\n"), "s.txt:1: usage: seek FRAME");
+  EXPECT_EQ(parse_error("at 1 seek -2\n"),
+            "s.txt:1: seek \"-2\": a frame number (a whole number >= 0)");
+  EXPECT_EQ(parse_error("at 1 seek 1.5\n"),
+            "s.txt:1: seek \"1.5\": a frame number (a whole number >= 0)");
+}
+
+TEST(ParamScript, BadSourceFlagsFailAtLoadWithTheLine) {
+  EXPECT_EQ(parse_error("at 1 source\n"),
+            "s.txt:1: usage: source synthetic | source FLAGS (e.g. --sbs stereo.avi)");
+  EXPECT_EQ(parse_error("at 1 pause\nat 2 source --left only.png\n"),
+            "s.txt:2: source: --left and --right must be given together");
+  EXPECT_EQ(parse_error("at 1 source --sbs a.avi --tb b.avi\n"),
+            "s.txt:1: source: one source at a time: got --sbs, --tb");
+  // Not a source flag: parameters have their own command.
+  EXPECT_EQ(parse_error("at 1 source --p2 80\n"),
+            "s.txt:1: source: unknown option --p2 (see --help)");
+  EXPECT_EQ(parse_error("at 1 source --camera 0 1 2\n"),
+            "s.txt:1: source: unexpected argument \"2\"");
+}
+
 TEST(ParamScript, AMissingFileIsAClearError) {
   try {
     load_param_script("/nonexistent/dir/script.txt");

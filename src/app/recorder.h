@@ -1,0 +1,101 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "src/app/bounded_queue.h"
+#include "src/core/stereo_params.h"
+#include "src/io/notice_sink.h"
+#include "src/io/recording_encoder.h"
+#include "src/io/recording_sidecar.h"
+#include "src/io/stereo_calibration.h"
+
+namespace sv {
+
+struct RecorderSettings {
+  RecordingEncoderSettings encoder;
+  size_t queue_capacity = 8;  // frames waiting for the disk; more are dropped (and counted)
+  // For the sidecar.
+  std::string source;
+  std::string engine;
+  StereoParams params;
+  std::string calibration_file;
+  std::optional<StereoGeometry> geometry;
+};
+
+struct RecorderStatus {
+  bool accepting = false;  // running and not failed: submit() may queue frames
+  bool finished = false;   // stop() has run; the file and sidecar are complete
+  std::string path;
+  std::string sidecar_path;
+  std::string description;  // the encoder's, e.g. "libx264 in mp4, 640x480"
+  double elapsed_s = 0.0;
+  int64_t frames_written = 0;
+  int64_t bytes_written = 0;
+  int64_t dropped = 0;  // frames refused because the queue was full
+  int64_t queued = 0;
+  std::string error;  // why recording stopped early; empty while all is well
+};
+
+// Writes recording frames on its own thread (shared/ARCHITECTURE.md: the recorder thread owns
+// the encoder), so the frame loop never waits on the disk. submit() queues a frame or, when the
+// bounded queue is full, drops it and counts it. A write error (disk full, permission denied, a
+// codec refusing a frame) stops the recording: the file is finished as far as the disk allows,
+// so what was written stays playable, the sidecar records the error, status().error says it,
+// and later frames are refused. The sidecar (FILE.json) is written after the first frame and
+// again, complete, by stop().
+class Recorder {
+ public:
+  // Creates the encoder (RuntimeError for a codec this build lacks) and starts the thread.
+  // `notices` hears about codec fallbacks, on the caller's thread.
+  explicit Recorder(RecorderSettings settings, NoticeSink notices = {});
+  ~Recorder();  // stop()
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // Never waits. False when the frame was not queued: the queue was full (counted in dropped),
+  // or the recording has stopped. Meant for one producer thread (the frame loop).
+  bool submit(RecordingFrame frame);
+  // Waits for room instead of dropping (batch runs over files, which must lose no frame). False
+  // once the recording has stopped.
+  bool submit_waiting(RecordingFrame frame);
+
+  RecorderStatus status() const;
+  // Ends the recording: writes what is queued, finishes the file and the sidecar, joins the
+  // thread. Returns the final status; calling it again returns the same.
+  RecorderStatus stop();
+
+ private:
+  void run();
+  void write_one(const RecordingFrame& frame);
+  void fail(const std::string& message);
+  void write_sidecar_now(bool complete);
+
+  RecorderSettings settings_;
+  std::unique_ptr<RecordingEncoder> encoder_;  // used only on the recorder thread after start
+  BoundedQueue<RecordingFrame> queue_;
+  std::thread thread_;
+  const std::chrono::steady_clock::time_point started_;
+  std::atomic<bool> failed_{false};
+  std::atomic<bool> stopping_{false};
+  std::atomic<int64_t> dropped_{0};
+
+  mutable std::mutex mutex_;  // guards the fields below
+  RecordingSidecar sidecar_;
+  int64_t bytes_written_ = 0;
+  std::string description_;
+  std::string error_;
+  bool finished_ = false;
+  double final_elapsed_s_ = 0.0;
+};
+
+// "812 B", "12.7 kB", "3.4 MB", "1.2 GB": file sizes for status lines.
+std::string format_byte_count(int64_t bytes);
+
+}  // namespace sv

@@ -1,0 +1,126 @@
+#include "src/io/ffmpeg_video_reader.h"
+
+#include <cstring>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libswscale/swscale.h>
+}
+
+#include "src/core/error.h"
+
+namespace sv {
+
+struct FfmpegVideoReader::Context {
+  AVFormatContext* format = nullptr;
+  AVCodecContext* codec = nullptr;
+  int stream_index = -1;
+  AVPacket* packet = nullptr;
+  AVFrame* decoded = nullptr;
+  SwsContext* converter = nullptr;
+
+  ~Context() {
+    sws_freeContext(converter);
+    av_frame_free(&decoded);
+    av_packet_free(&packet);
+    avcodec_free_context(&codec);
+    avformat_close_input(&format);
+  }
+};
+
+FfmpegVideoReader::FfmpegVideoReader(const std::string& path, Pixels pixels)
+    : path_(path), pixels_(pixels), context_(std::make_unique<Context>()) {
+  // Every failure comes back as an exception with a message; FFmpeg's own log would only
+  // repeat it (or chatter about encoder settings) on stderr.
+  av_log_set_level(AV_LOG_FATAL);
+  Context& c = *context_;
+  if (avformat_open_input(&c.format, path.c_str(), nullptr, nullptr) < 0) {
+    throw InputError("cannot open video '" + path + "' (missing, unreadable or not a video)");
+  }
+  if (avformat_find_stream_info(c.format, nullptr) < 0) {
+    throw InputError("cannot read the streams of video '" + path + "'");
+  }
+  const AVCodec* decoder = nullptr;
+  c.stream_index = av_find_best_stream(c.format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+  if (c.stream_index < 0 || !decoder) throw InputError("no decodable video stream in '" + path + "'");
+  c.codec = avcodec_alloc_context3(decoder);
+  c.packet = av_packet_alloc();
+  c.decoded = av_frame_alloc();
+  if (!c.codec || !c.packet || !c.decoded) throw RuntimeError("decoding '" + path + "': out of memory");
+  avcodec_parameters_to_context(c.codec, c.format->streams[c.stream_index]->codecpar);
+  if (avcodec_open2(c.codec, decoder, nullptr) < 0) {
+    throw InputError("cannot open the " + std::string(decoder->name) + " decoder for '" + path + "'");
+  }
+}
+
+FfmpegVideoReader::~FfmpegVideoReader() = default;
+
+int FfmpegVideoReader::width() const { return context_->codec->width; }
+int FfmpegVideoReader::height() const { return context_->codec->height; }
+std::string FfmpegVideoReader::codec_name() const { return context_->codec->codec->name; }
+
+bool FfmpegVideoReader::receive_frame(Frame& out) {
+  Context& c = *context_;
+  const int e = avcodec_receive_frame(c.codec, c.decoded);
+  if (e == AVERROR(EAGAIN) || e == AVERROR_EOF) return false;
+  if (e < 0) {
+    truncated_ = true;
+    return false;
+  }
+  const AVPixelFormat target = pixels_ == Pixels::Gray16 ? AV_PIX_FMT_GRAY16LE : AV_PIX_FMT_RGB24;
+  const int w = c.decoded->width;
+  const int h = c.decoded->height;
+  c.converter = sws_getCachedContext(c.converter, w, h, static_cast<AVPixelFormat>(c.decoded->format),
+                                     w, h, target, SWS_BICUBIC | SWS_ACCURATE_RND, nullptr,
+                                     nullptr, nullptr);
+  if (!c.converter) throw RuntimeError("decoding '" + path_ + "': no conversion of its pixel format");
+  uint8_t* planes[4] = {};
+  int strides[4] = {};
+  if (pixels_ == Pixels::Gray16) {
+    out.gray16 = ImageU16(w, h);
+    planes[0] = reinterpret_cast<uint8_t*>(out.gray16.data());
+    strides[0] = 2 * w;
+  } else {
+    out.rgb = ImageRgb8(w, h);
+    planes[0] = reinterpret_cast<uint8_t*>(out.rgb.data());
+    strides[0] = 3 * w;
+  }
+  sws_scale(c.converter, c.decoded->data, c.decoded->linesize, 0, h, planes, strides);
+  if (pixels_ == Pixels::Gray16) {  // gray16le in memory; fix the values on a big-endian host
+    const uint16_t probe = 1;
+    if (*reinterpret_cast<const uint8_t*>(&probe) == 0) {
+      for (uint16_t& v : out.gray16.pixels()) v = static_cast<uint16_t>((v >> 8) | (v << 8));
+    }
+  }
+  av_frame_unref(c.decoded);
+  return true;
+}
+
+std::optional<FfmpegVideoReader::Frame> FfmpegVideoReader::read() {
+  Context& c = *context_;
+  Frame frame;
+  while (!done_) {
+    if (receive_frame(frame)) return frame;
+    if (draining_) {
+      done_ = true;
+      break;
+    }
+    const int e = av_read_frame(c.format, c.packet);
+    if (e < 0) {
+      if (e != AVERROR_EOF) truncated_ = true;
+      avcodec_send_packet(c.codec, nullptr);  // hand out what the decoder still holds
+      draining_ = true;
+      continue;
+    }
+    if (c.packet->stream_index == c.stream_index && avcodec_send_packet(c.codec, c.packet) < 0) {
+      truncated_ = true;  // a damaged packet: skip it, later key frames may still decode
+    }
+    av_packet_unref(c.packet);
+  }
+  return std::nullopt;
+}
+
+}  // namespace sv

@@ -1,0 +1,79 @@
+#include "src/io/point_cloud_ply.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "src/core/disparity.h"
+#include "src/core/error.h"
+
+namespace sv {
+namespace {
+
+bool makes_point(float d, const StereoGeometry& g) {
+  return is_valid_disparity(d) && d - g.disparity_offset_px > 0.0;
+}
+
+void append_le(std::vector<char>& out, float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+}
+
+}  // namespace
+
+int64_t count_point_cloud_vertices(const ImageF32& disparity, const StereoGeometry& geometry) {
+  int64_t count = 0;
+  for (float d : disparity.pixels()) count += makes_point(d, geometry) ? 1 : 0;
+  return count;
+}
+
+int64_t write_point_cloud_ply(const std::string& path, const ImageF32& disparity,
+                              const ImageRgb8& left, const StereoGeometry& geometry) {
+  if (!disparity.same_size(left)) {
+    throw InputError("point cloud " + path + ": the disparity and the left view differ in size");
+  }
+  const int64_t count = count_point_cloud_vertices(disparity, geometry);
+  std::vector<char> body;
+  body.reserve(static_cast<size_t>(count) * 15);
+  const double f = geometry.focal_length_px;
+  for (int y = 0; y < disparity.height(); ++y) {
+    for (int x = 0; x < disparity.width(); ++x) {
+      const float d = disparity.at(x, y);
+      if (!makes_point(d, geometry)) continue;
+      const double z = f * geometry.baseline / (d - geometry.disparity_offset_px);
+      append_le(body, static_cast<float>((x - geometry.principal_x) * z / f));
+      append_le(body, static_cast<float>((y - geometry.principal_y) * z / f));
+      append_le(body, static_cast<float>(z));
+      const Rgb8 c = left.at(x, y);
+      body.push_back(static_cast<char>(c.r));
+      body.push_back(static_cast<char>(c.g));
+      body.push_back(static_cast<char>(c.b));
+    }
+  }
+  const std::string header =
+      "ply\nformat binary_little_endian 1.0\ncomment stereoview point cloud\nelement vertex " +
+      std::to_string(count) +
+      "\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\n"
+      "property uchar green\nproperty uchar blue\nend_header\n";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw RuntimeError("cannot write point cloud " + path + ": " + std::strerror(errno));
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(body.data(), static_cast<std::streamsize>(body.size()));
+  out.flush();
+  if (!out) throw RuntimeError("cannot write point cloud " + path + ": " + std::strerror(errno));
+  return count;
+}
+
+StereoGeometry synthetic_scene_geometry(int width, int height, int max_disparity) {
+  StereoGeometry g;
+  g.focal_length_px = 0.9 * width;
+  g.baseline = max_disparity / g.focal_length_px;
+  g.principal_x = (width - 1) * 0.5;
+  g.principal_y = (height - 1) * 0.5;
+  g.disparity_offset_px = 0.0;
+  return g;
+}
+
+}  // namespace sv

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "src/core/image.h"
+#include "src/io/stereo_calibration.h"
+
+namespace sv {
+
+// A coloured point cloud from a disparity map, through the rectified left camera: for every
+// pixel (x, y) with a valid disparity d and d - disparity_offset > 0,
+//   Z = f B / (d - disparity_offset),  X = (x - cx) Z / f,  Y = (y - cy) Z / f
+// (x right, y down, z forward, units of the baseline), coloured by the left view's pixel.
+// Written as binary little-endian PLY: float x, y, z; uchar red, green, blue per vertex, which
+// MeshLab, CloudCompare and Open3D read. Returns the vertex count; RuntimeError naming the file
+// when writing fails, InputError when the images differ in size.
+int64_t write_point_cloud_ply(const std::string& path, const ImageF32& disparity,
+                              const ImageRgb8& left, const StereoGeometry& geometry);
+
+// The pixels write_point_cloud_ply turns into vertices.
+int64_t count_point_cloud_vertices(const ImageF32& disparity, const StereoGeometry& geometry);
+
+// The synthetic scene's own cameras (src/core/synthetic_scene.cpp: f = 0.9 width, principal
+// point at the image centre, baseline max_disparity / f, parallel cameras), so its disparities
+// give the scene's true depths (the back wall at Z = 10).
+StereoGeometry synthetic_scene_geometry(int width, int height, int max_disparity);
+
+}  // namespace sv
