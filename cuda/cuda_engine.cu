@@ -7,6 +7,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
+#include "cuda/device_disparity.h"
 #include "cuda/fast_sgm.h"
 #include "cuda/stage_events.h"
 #include "cuda/stages.h"
@@ -71,6 +72,7 @@ struct FrameSlot {
   cudaEvent_t finished = nullptr;  // on the compute stream: the result is in `result`
   bool in_flight = false;
   int width = 0, height = 0;
+  std::shared_ptr<const DeviceDisparity> device_result;  // when device results are kept
 };
 
 struct CudaEngine::Impl {
@@ -90,6 +92,8 @@ struct CudaEngine::Impl {
   DeviceBuffer<uint8_t> ranks_left, ranks_right;
   DeviceBuffer<uint8_t> costs_u8;
   FastSgm fast;  // census-SGM for uniform ranges
+  bool keep_device_results = false;
+  DeviceDisparityPool device_results;
   DeviceBuffer<uint32_t> right_view_keys;  // fused selection of block matching
   DeviceBuffer<uint16_t> costs_u16;
   DeviceBuffer<uint32_t> costs_u32;
@@ -286,6 +290,10 @@ int CudaEngine::frames_in_flight() const {
 
 void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoParams& params) {
   require_valid(params);
+  if (!supports(params)) {
+    throw InputError(params.algorithm +
+                     " is not available on the CUDA engine yet (use --engine cpu or auto)");
+  }
   require_matching_pair(left, right);
   pyramid_sizes(left.width(), left.height(), params.pyramid_levels);  // reject before queueing
   Impl& d = *impl_;
@@ -321,6 +329,9 @@ void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoP
   d.level0_right = slot.right.data();
   d.run_pipeline(params, width, height);
   SV_CUDA_CHECK(cudaEventRecord(slot.consumed, d.stream));
+  slot.device_result = d.keep_device_results
+                           ? d.device_results.copy(d.disparity.data(), width, height, d.stream)
+                           : nullptr;
   {
     ScopedStage s(slot.events, "download");
     SV_CUDA_CHECK(cudaMemcpyAsync(slot.result.data(), d.disparity.data(), pixels * sizeof(int16_t),
@@ -331,6 +342,13 @@ void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoP
   slot.height = height;
   slot.in_flight = true;
   d.next_slot ^= 1;
+}
+
+void CudaEngine::set_keep_device_results(bool keep) { impl_->keep_device_results = keep; }
+
+bool CudaEngine::supports(const StereoParams& params) const {
+  const AlgorithmInfo* algorithm = find_algorithm(params.algorithm);
+  return algorithm != nullptr && algorithm->cost != MatchingCost::TruncatedAd;
 }
 
 DisparityResult CudaEngine::collect() {
@@ -347,6 +365,7 @@ DisparityResult CudaEngine::collect() {
   std::memcpy(result.disparity_fixed.data(), slot.result.data(),
               result.disparity_fixed.size() * sizeof(int16_t));
   result.disparity = fixed_to_float_disparity(result.disparity_fixed);
+  result.device = std::move(slot.device_result);
   return result;
 }
 

@@ -25,6 +25,11 @@ class CudaEngine : public StereoEngine {
   // frame and returns it with its stage timings. At most two frames are in flight, so the upload
   // of the next pair overlaps the computation of the current one.
   void submit(const ImageU8& left, const ImageU8& right, const StereoParams& params);
+  // With `keep`, every later result also carries its disparity on the GPU
+  // (DisparityResult::device, a cuda::DeviceDisparity) for CUDA-GL interop.
+  void set_keep_device_results(bool keep) override;
+  // Every registered algorithm except the adaptive-weight ones (ESAW, ESMP), which are CPU only.
+  bool supports(const StereoParams& params) const override;
   DisparityResult collect();
   int frames_in_flight() const;
 

@@ -6,7 +6,8 @@ namespace sv {
 
 FramePipeline::FramePipeline(std::unique_ptr<FrameSource> source, std::optional<StereoPair> first,
                              bool loop, bool paced, NoticeSink notices,
-                             const std::string& engine_kind, const StereoParams& params)
+                             const std::string& engine_kind, const StereoParams& params,
+                             bool keep_device_results)
     : frame_count_(source->frame_count()),
       is_live_(source->is_live()),
       playback_(std::make_shared<PlaybackControls>(loop, paced)) {
@@ -15,7 +16,13 @@ FramePipeline::FramePipeline(std::unique_ptr<FrameSource> source, std::optional<
   // One pair in the engine, one waiting: the display is at most a pair behind the source.
   queue_ = std::make_unique<PairQueue>(1, queue_policy_for(*playback));
   capture_ = std::make_unique<CaptureThread>(std::move(playback), *queue_, /*pace=*/false);
-  processing_ = std::make_unique<ProcessingThread>(*queue_, make_engine, engine_kind, params);
+  // With CUDA-GL interop the engine keeps each disparity on the GPU for the display.
+  auto factory = [keep_device_results](const std::string& kind, std::ostream& notices) {
+    std::unique_ptr<StereoEngine> engine = make_engine(kind, notices);
+    engine->set_keep_device_results(keep_device_results);
+    return engine;
+  };
+  processing_ = std::make_unique<ProcessingThread>(*queue_, factory, engine_kind, params);
   capture_->start();
   processing_->start();
 }

@@ -22,7 +22,7 @@ class FramePipeline {
   // (e.g. --engine cuda without a device).
   FramePipeline(std::unique_ptr<FrameSource> source, std::optional<StereoPair> first, bool loop,
                 bool paced, NoticeSink notices, const std::string& engine_kind,
-                const StereoParams& params);
+                const StereoParams& params, bool keep_device_results = false);
   ~FramePipeline();
   FramePipeline(const FramePipeline&) = delete;
   FramePipeline& operator=(const FramePipeline&) = delete;

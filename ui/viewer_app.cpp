@@ -33,6 +33,11 @@
 #include "ui/recording_panel.h"
 #include "ui/snapshot.h"
 #include "ui/view_renderer.h"
+#ifdef STEREOVIEW_HAS_CUDA_GL
+#include "cuda/device_disparity.h"
+#include "cuda/gl_interop.h"
+#include "cuda/interop_disparity_view.h"
+#endif
 
 namespace sv {
 
@@ -109,7 +114,16 @@ class ViewerApp {
   float ui_scale_ = 1.0f;
 
   std::optional<ProcessedFrame> frame_;  // the frame on screen
-  ImageRgb8 colorized_;                  // its disparity as shown
+  ImageRgb8 colorized_;                  // its disparity as shown (host path; see colorized())
+  bool colorized_stale_ = false;         // the interop path drew it; colorized_ is older
+  // CUDA-GL interop for the disparity view: chosen once the window's context exists, when the GL
+  // runs on the CUDA device; otherwise (Xvfb, another GPU, no CUDA) the host upload.
+  bool interop_ = false;
+  std::string interop_reason_ = "this build has no CUDA-GL interop";
+#ifdef STEREOVIEW_HAS_CUDA_GL
+  std::unique_ptr<cuda::InteropDisparityView> interop_view_;
+#endif
+  const ImageRgb8& colorized();
   struct ColourKey {
     Colormap map;
     DisparityRange range;
@@ -205,6 +219,17 @@ void ViewerApp::open_window() {
   const std::string shader_dir = find_shader_dir(options_.shader_dir);
   renderer_ = std::make_unique<ViewRenderer>(shader_dir);
   textures_ = std::make_unique<ViewTextures>();
+#ifdef STEREOVIEW_HAS_CUDA_GL
+  try {
+    interop_ = cuda::current_gl_context_is_on_cuda_device(&interop_reason_);
+    if (interop_) interop_view_ = std::make_unique<cuda::InteropDisparityView>();
+  } catch (const std::exception& e) {
+    interop_ = false;
+    interop_reason_ = e.what();
+  }
+#endif
+  state_.add_log(std::string("CUDA-GL interop: ") + (interop_ ? "on" : "off") + " (" +
+                 interop_reason_ + ")");
 }
 
 bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
@@ -217,7 +242,7 @@ bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
     }
     pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
                                                state_.loop, state_.realtime, notices_.sink(),
-                                               state_.engine_kind, state_.params);
+                                               state_.engine_kind, state_.params, interop_);
   } catch (const std::exception& e) {
     state_.source_error = e.what();
     state_.add_log(std::string("error: source: ") + e.what() +
@@ -312,10 +337,42 @@ void ViewerApp::refresh_disparity_colours() {
       display_range(state_.settings.range, frame_->params, frame_->result.disparity);
   const ColourKey key{state_.settings.colormap, range, frame_->sequence};
   if (colour_key_ && *colour_key_ == key) return;
+  colour_key_ = key;
+#ifdef STEREOVIEW_HAS_CUDA_GL
+  // The engine left this result on the GPU: colorize it there, straight into the texture.
+  const auto* device = interop_view_ ? dynamic_cast<const cuda::DeviceDisparity*>(
+                                           frame_->result.device.get())
+                                     : nullptr;
+  if (device != nullptr) {
+    try {
+      interop_view_->show(*device, range.lo, range.hi, state_.settings.colormap, kInvalidColor,
+                          textures_->texture(ViewImage::Disparity));
+      textures_->set_display_path(DisplayPath::Interop);
+      colorized_stale_ = true;
+      return;
+    } catch (const std::exception& e) {
+      state_.add_log(std::string("error: CUDA-GL interop: ") + e.what() + "; using host upload");
+      interop_view_.reset();
+    }
+  }
+#endif
   colorized_ = colorize_disparity(frame_->result.disparity, range.lo, range.hi,
                                   state_.settings.colormap, kInvalidColor);
+  colorized_stale_ = false;
   textures_->upload_disparity_from_host(colorized_);
-  colour_key_ = key;
+  textures_->set_display_path(DisplayPath::HostUpload);
+}
+
+// The shown disparity's colours on the host (snapshots), made on demand after the interop path.
+const ImageRgb8& ViewerApp::colorized() {
+  if (colorized_stale_ && frame_) {
+    const DisparityRange range =
+        display_range(state_.settings.range, frame_->params, frame_->result.disparity);
+    colorized_ = colorize_disparity(frame_->result.disparity, range.lo, range.hi,
+                                    state_.settings.colormap, kInvalidColor);
+    colorized_stale_ = false;
+  }
+  return colorized_;
 }
 
 void ViewerApp::play_script(double seconds) {
@@ -528,7 +585,7 @@ void ViewerApp::apply_requests() {
       try {
         const std::optional<StereoGeometry> geometry = shown_geometry();
         const auto written =
-            write_snapshot(state_.snapshot_dir, *frame_, colorized_, geometry ? &*geometry : nullptr);
+            write_snapshot(state_.snapshot_dir, *frame_, colorized(), geometry ? &*geometry : nullptr);
         state_.add_log("snapshot: " + written[0] + " (+ .pfm, left, right, 16-bit" +
                        (geometry ? ", .ply)" : ")"));
       } catch (const std::exception& e) {

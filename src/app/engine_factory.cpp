@@ -1,5 +1,7 @@
 #include "src/app/engine_factory.h"
 
+#include <set>
+
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
 #ifdef STEREOVIEW_HAS_CUDA
@@ -12,16 +14,27 @@ namespace {
 
 #ifdef STEREOVIEW_HAS_CUDA
 // Runs the CUDA engine and, on its first failure (a CUDA error, not bad input), says so once and
-// goes on with the CPU engine for this and every later frame.
+// goes on with the CPU engine for this and every later frame. Algorithms the CUDA engine has no
+// version of run on the CPU engine frame by frame, with one notice per algorithm.
 class FallbackEngine : public StereoEngine {
  public:
   FallbackEngine(std::unique_ptr<StereoEngine> primary, std::ostream& notices)
       : primary_(std::move(primary)), notices_(notices) {}
 
   std::string name() const override { return primary_ ? primary_->name() : fallback_.name(); }
+  void set_keep_device_results(bool keep) override {
+    if (primary_) primary_->set_keep_device_results(keep);
+  }
 
   DisparityResult compute(const ImageU8& left, const ImageU8& right,
                           const StereoParams& params) override {
+    if (primary_ && !primary_->supports(params)) {
+      if (cpu_only_noticed_.insert(params.algorithm).second) {
+        notices_ << "note: " << params.algorithm
+                 << " has no CUDA version yet; it runs on the CPU engine\n";
+      }
+      return fallback_.compute(left, right, params);
+    }
     if (primary_) {
       try {
         return primary_->compute(left, right, params);
@@ -40,6 +53,7 @@ class FallbackEngine : public StereoEngine {
   std::unique_ptr<StereoEngine> primary_;
   CpuEngine fallback_;
   std::ostream& notices_;
+  std::set<std::string> cpu_only_noticed_;
 };
 #endif
 

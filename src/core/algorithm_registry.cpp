@@ -29,6 +29,13 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
        Aggregation::Window, with_common({"window", "bm-max-cost"})},
       {"bm-zncc", "block matching, zero-mean normalized cross-correlation", MatchingCost::Zncc,
        Aggregation::Window, with_common({"window", "zncc-min"})},
+      {"esaw", "truncated absolute difference, exponential-step adaptive weights (Yu 2009)",
+       MatchingCost::TruncatedAd, Aggregation::Esaw,
+       with_common({"iterations", "step-base", "gamma-c", "gamma-p", "tau", "lambda"})},
+      {"esmp", "ESAW aggregating min-sum messages, truncated linear smoothness (Yu 2009)",
+       MatchingCost::TruncatedAd, Aggregation::Esmp,
+       with_common({"iterations", "step-base", "gamma-c", "gamma-p", "tau", "lambda", "smooth-c",
+                    "smooth-eta"})},
   };
   return registry;
 }

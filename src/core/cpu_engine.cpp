@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "src/core/algorithm_registry.h"
 #include "src/core/block_matching.h"
@@ -9,6 +10,8 @@
 #include "src/core/census_transform.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/core/esaw_aggregation.h"
+#include "src/core/esmp_aggregation.h"
 #include "src/core/hole_filling.h"
 #include "src/core/lr_check.h"
 #include "src/core/median_filter.h"
@@ -16,6 +19,7 @@
 #include "src/core/rank_transform.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/speckle_filter.h"
+#include "src/core/truncated_ad_cost.h"
 #include "src/core/winner_takes_all.h"
 
 namespace sv {
@@ -34,6 +38,7 @@ class LevelMatcher {
     switch (algorithm_.cost) {
       case MatchingCost::Census: return match_census(left, right, range);
       case MatchingCost::Rank: return match_rank(left, right, range);
+      case MatchingCost::TruncatedAd: return match_exponential_step(left, right, range);
       case MatchingCost::Sad: {
         const auto costs = timed("cost", [&] { return sad_cost_volume(left, right, params_.window, range); });
         return select(costs, window_cost_limit());
@@ -85,6 +90,28 @@ class LevelMatcher {
     const auto costs = timed("cost", [&] { return rank_cost_volume(ranks_left, ranks_right, window, range); });
     if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
     const auto aggregated = timed("sgm", [&] { return sgm_aggregate(costs, left, sgm_settings(params_)); });
+    return select(aggregated, kNoLimit);
+  }
+
+  // ESAW / ESMP (Yu et al. 2009). eta is relative to the full search range, so it is the same
+  // at every pyramid level.
+  ImageI16 match_exponential_step(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
+    auto costs = timed("cost", [&] {
+      return truncated_ad_cost_volume(left, right, range, params_.ad_lambda, params_.ad_tau);
+    });
+    EsawSettings esaw;
+    esaw.iterations = params_.esaw_iterations;
+    esaw.step_base = params_.esaw_step_base;
+    esaw.gamma_c = params_.esaw_gamma_c;
+    esaw.gamma_p = params_.esaw_gamma_p;
+    if (algorithm_.aggregation == Aggregation::Esmp) {
+      MessageSettings messages;
+      messages.slope = params_.esmp_c;
+      messages.cap = params_.esmp_eta * static_cast<float>(params_.num_disparities);
+      const auto aggregated = timed("esmp", [&] { return esmp_aggregate(std::move(costs), left, esaw, messages); });
+      return select(aggregated, kNoLimit);
+    }
+    const auto aggregated = timed("esaw", [&] { return esaw_aggregate(std::move(costs), left, esaw); });
     return select(aggregated, kNoLimit);
   }
 

@@ -199,6 +199,39 @@ std::vector<ParamDescriptor> make_table() {
                         "Pyramid: search +-this many px around the estimate from the coarser "
                         "level.",
                         1, 16, &StereoParams::refine_radius));
+  t.push_back(int_param("iterations",
+                        "ESAW/ESMP: aggregation iterations T, each a horizontal then a vertical "
+                        "3-tap pass. The support grows to about b^T px; more is smoother and "
+                        "slower (time grows linearly).",
+                        1, 16, &StereoParams::esaw_iterations));
+  t.push_back(float_param("step-base",
+                          "ESAW/ESMP: base b of the exponential step; iteration t averages with "
+                          "the pixels round(b^(t-1)) px away. Larger reaches farther with gaps.",
+                          1, 4, &StereoParams::esaw_step_base));
+  t.push_back(float_param("gamma-c",
+                          "ESAW/ESMP: gray-level difference at which a neighbour's weight falls "
+                          "by 1/e. Smaller keeps depth edges sharper, larger smooths more.",
+                          0.1, 1000, &StereoParams::esaw_gamma_c));
+  t.push_back(float_param("gamma-p",
+                          "ESAW/ESMP: distance in px at which a neighbour's weight falls by 1/e; "
+                          "limits how far support spreads.",
+                          0.1, 1000, &StereoParams::esaw_gamma_p));
+  t.push_back(float_param("tau",
+                          "ESAW/ESMP: truncation of the absolute gray difference; caps the cost "
+                          "of outliers and occlusions.",
+                          1, 255, &StereoParams::ad_tau));
+  t.push_back(float_param("lambda",
+                          "ESAW/ESMP: scale of the matching cost (lambda x truncated difference). "
+                          "ESAW ignores it; for ESMP it weighs the data against c and eta.",
+                          0.001, 100, &StereoParams::ad_lambda));
+  t.push_back(float_param("smooth-c",
+                          "ESMP: smoothness cost per px of disparity change between neighbours "
+                          "(c in V(x) = min(c|x|, eta)). Larger favours smooth slanted surfaces.",
+                          0, 100, &StereoParams::esmp_c));
+  t.push_back(float_param("smooth-eta",
+                          "ESMP: the most a disparity jump costs, as a fraction of the number of "
+                          "disparities (eta = this x disparities). Lower keeps depth edges.",
+                          0, 10, &StereoParams::esmp_eta));
   return t;
 }
 

@@ -48,6 +48,16 @@ void check_range(std::vector<std::string>& problems, const char* what, T value, 
   }
 }
 
+// Like check_range, and NaN fails too.
+void check_float_range(std::vector<std::string>& problems, const char* what, float value, float lo,
+                       float hi) {
+  if (!(value >= lo && value <= hi)) {
+    std::ostringstream msg;
+    msg << what << " must be in " << lo << ".." << hi << ", got " << value;
+    problems.push_back(msg.str());
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> StereoParams::validate() const {
@@ -89,6 +99,14 @@ std::vector<std::string> StereoParams::validate() const {
   check_range(problems, "speckle range", speckle_range, 0, 64);
   check_range(problems, "pyramid levels", pyramid_levels, 0, 4);
   check_range(problems, "refinement radius", refine_radius, 1, 16);
+  check_range(problems, "ESAW iterations", esaw_iterations, 1, 16);
+  check_float_range(problems, "ESAW step base", esaw_step_base, 1.0f, 4.0f);
+  check_float_range(problems, "ESAW gamma-c", esaw_gamma_c, 0.1f, 1000.0f);
+  check_float_range(problems, "ESAW gamma-p", esaw_gamma_p, 0.1f, 1000.0f);
+  check_float_range(problems, "truncation tau", ad_tau, 1.0f, 255.0f);
+  check_float_range(problems, "cost scale lambda", ad_lambda, 0.001f, 100.0f);
+  check_float_range(problems, "ESMP smoothness slope c", esmp_c, 0.0f, 100.0f);
+  check_float_range(problems, "ESMP smoothness cap eta", esmp_eta, 0.0f, 10.0f);
   if (pyramid_levels > 0) {
     // The coarsest level searches ceil(num_disparities / 2^levels) candidates; it needs at least 2.
     const int coarse = (num_disparities + (1 << pyramid_levels) - 1) >> pyramid_levels;
@@ -111,7 +129,10 @@ bool StereoParams::operator==(const StereoParams& o) const {
          subpixel == o.subpixel && lr_check == o.lr_check && lr_max_diff == o.lr_max_diff &&
          median == o.median && speckle_size == o.speckle_size &&
          speckle_range == o.speckle_range && fill_holes == o.fill_holes && pyramid_levels == o.pyramid_levels &&
-         refine_radius == o.refine_radius;
+         refine_radius == o.refine_radius && esaw_iterations == o.esaw_iterations &&
+         esaw_step_base == o.esaw_step_base && esaw_gamma_c == o.esaw_gamma_c &&
+         esaw_gamma_p == o.esaw_gamma_p && ad_tau == o.ad_tau && ad_lambda == o.ad_lambda &&
+         esmp_c == o.esmp_c && esmp_eta == o.esmp_eta;
 }
 
 void require_valid(const StereoParams& params) {

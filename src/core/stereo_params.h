@@ -6,11 +6,13 @@
 namespace sv {
 
 // How pixels are compared. Each value's exact definition lives in the header of its CPU stage:
-// block_matching.h (SAD, SSD, ZNCC) and census_transform.h / census_cost.h (census).
-enum class MatchingCost { Sad, Ssd, Zncc, Census, Rank };
+// block_matching.h (SAD, SSD, ZNCC), census_transform.h / census_cost.h (census) and
+// truncated_ad_cost.h (truncated absolute difference).
+enum class MatchingCost { Sad, Ssd, Zncc, Census, Rank, TruncatedAd };
 
 // How matching costs are combined before the winner is taken.
-enum class Aggregation { Window, Sgm };
+// Esaw and Esmp: Yu et al. 2009 (esaw_aggregation.h, esmp_aggregation.h).
+enum class Aggregation { Window, Sgm, Esaw, Esmp };
 
 // Census window shapes (width x height). 9x7 packs into 62 bits, 9x9 into 80 bits.
 enum class CensusWindow { W5x5, W7x7, W9x7, W9x9 };
@@ -58,6 +60,20 @@ struct StereoParams {
   // +-refine_radius around the doubled estimate on each finer level.
   int pyramid_levels = 0;  // 0..4
   int refine_radius = 2;   // 1..16
+
+  // ESAW / ESMP (Yu et al. 2009): cost lambda * min(|IL - IR|, tau) on gray levels, then T
+  // iterations of three-tap adaptive-weight passes at offsets round(b^(t-1)). Defaults: the
+  // paper's ESAW settings (T 9, b 1.9, gamma-p 36, tau 12) and ESMP's lambda, c and eta, with
+  // gamma-c tuned on Middlebury for gray weights (README, Accuracy).
+  int esaw_iterations = 9;        // 1..16, T
+  float esaw_step_base = 1.9f;    // 1..4, b
+  float esaw_gamma_c = 12.0f;     // 0.1..1000 gray levels, weight falloff with intensity change
+  float esaw_gamma_p = 36.0f;     // 0.1..1000 px, weight falloff with distance
+  float ad_tau = 12.0f;           // 1..255 gray levels, truncation of the absolute difference
+  float ad_lambda = 0.15f;        // 0.001..100, cost scale (matters only against ESMP's c, eta)
+  // ESMP smoothness V(x) = min(c |x|, eta) in cost units, eta = esmp_eta * num_disparities.
+  float esmp_c = 1.0f;            // 0..100
+  float esmp_eta = 0.0375f;       // 0..10
 
   // Every problem found, each as a complete sentence naming the field and the value;
   // empty when the parameters are usable.

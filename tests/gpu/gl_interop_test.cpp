@@ -20,10 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "cuda/cuda_engine.h"
+#include "cuda/device_disparity.h"
 #include "cuda/gl_interop.h"
+#include "cuda/interop_disparity_view.h"
 #include "cuda/stages.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
+#include "src/core/synthetic_scene.h"
 #include "tests/gpu/gpu_test_support.h"
 #include "tests/support/test_images.h"
 
@@ -376,6 +380,48 @@ TEST_F(GlInterop, InteropDisparityImageEqualsTheHostPath) {
     EXPECT_GT(distinct.size(), 100u) << colormap_name(map) << ": the image must not be flat";
   }
   EXPECT_TRUE(device_rgba.guards_intact());
+}
+
+// The whole display path without a host round trip: the CUDA engine keeps each result on the
+// GPU, InteropDisparityView colorizes it there and writes the texture; the pixels equal the CPU
+// colorize of the same result's host copy. Several frames are in flight, held and released out
+// of order, so a recycled device buffer that were overwritten too early would show.
+TEST_F(GlInterop, EngineResultsReachTheTextureWithoutTheHost) {
+  SyntheticSceneConfig config;
+  config.width = 321;
+  config.height = 239;
+  config.max_disparity = 48;
+  const SyntheticScene scene(config);
+  StereoParams params;
+  params.num_disparities = 48;
+  cuda::CudaEngine engine;
+  engine.set_keep_device_results(true);
+
+  GlTexture texture(config.width, config.height, filled(config.width, config.height, 0x11));
+  cuda::InteropDisparityView view;
+  const Rgb8 invalid{255, 0, 255};
+  std::vector<DisparityResult> held;
+  for (int frame = 0; frame < 4; ++frame) {
+    const SyntheticFrame f = scene.render(frame * 3);
+    held.push_back(engine.compute(to_gray(f.left), to_gray(f.right), params));
+    ASSERT_NE(held.back().device, nullptr);
+    if (frame == 1) held.erase(held.begin());  // give one back early: its buffer is reused
+  }
+  for (const DisparityResult& result : held) {
+    const auto* device = dynamic_cast<const cuda::DeviceDisparity*>(result.device.get());
+    ASSERT_NE(device, nullptr);
+    view.show(*device, 0.0f, 47.0f, Colormap::Turbo, invalid, texture.name());
+    const ImageRgb8 colors = colorize_disparity(result.disparity, 0.0f, 47.0f, Colormap::Turbo, invalid);
+    std::vector<uchar4> expected(colors.size());
+    for (size_t i = 0; i < colors.size(); ++i) {
+      expected[i] = make_uchar4(colors.data()[i].r, colors.data()[i].g, colors.data()[i].b, 255);
+    }
+    EXPECT_TRUE(identical(texture.read_back(), expected, config.width));
+  }
+  // Without the request, results carry no device copy.
+  engine.set_keep_device_results(false);
+  const SyntheticFrame f = scene.render(1);
+  EXPECT_EQ(engine.compute(to_gray(f.left), to_gray(f.right), params).device, nullptr);
 }
 
 TEST_F(GlInterop, RegistersAgainAfterTheTextureIsResized) {

@@ -4,16 +4,10 @@
 #include "src/core/error.h"
 #include "src/core/param_table.h"
 #include "src/core/stereo_params.h"
+#include "tests/support/messages.h"
 
 namespace sv {
 namespace {
-
-bool has_message(const std::vector<std::string>& problems, const std::string& text) {
-  for (const auto& p : problems) {
-    if (p == text) return true;
-  }
-  return false;
-}
 
 TEST(StereoParams, DefaultsAreValid) { EXPECT_TRUE(StereoParams{}.validate().empty()); }
 
