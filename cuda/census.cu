@@ -135,6 +135,8 @@ void dispatch_census(const Pixel* image, int width, int height, CensusWindow win
       return launch_census<Pixel, 4, 3>(image, width, height, missing_value, out, stream);
     case CensusWindow::W9x9:
       return launch_census<Pixel, 4, 4>(image, width, height, missing_value, out, stream);
+    case CensusWindow::W11x11:
+      return launch_census<Pixel, 5, 5>(image, width, height, missing_value, out, stream);
   }
   throw InputError("census: unknown window");
 }

@@ -40,7 +40,7 @@ done
   | tee "$out/bench_bm.txt"
 
 echo
-echo "== summary: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "== summary: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), commit ${STEREOVIEW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 printf '%s\n' "${status[@]}"
 grep -E "^census-sgm +(640x480 +128|1920x1080 +128|1920x1080 +256) " "$out/bench_sgm.txt"
 grep -E "^bm-sad +1920x1080 +128 " "$out/bench_bm.txt"

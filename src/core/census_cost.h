@@ -8,7 +8,10 @@
 namespace sv {
 
 // Matching costs of the census family are integers in 0..kMaxMatchCost; candidates whose right
-// pixel lies outside the image take kMaxMatchCost.
+// pixel lies outside the image take kMaxMatchCost. The scale is the same for every window (5x5
+// .. 11x11: the Hamming distance is normalized by the bits compared), so one P1/P2 setting means
+// the same for all of them and the 8-bit path costs of the fast GPU SGM (kMaxMatchCost + P2 <=
+// 255) hold for every window.
 constexpr int kMaxMatchCost = 64;
 
 // Normalized Hamming distance of two census codes over the bits valid in both, scaled to

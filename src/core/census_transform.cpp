@@ -2,7 +2,7 @@
 // 16-bit and float input.
 //
 // EXACT DEFINITION (the CUDA engine reproduces this bit for bit, for every input type)
-//   Window W x H from CensusWindow (5x5, 7x7, 9x7, 9x9); rx = W / 2, ry = H / 2.
+//   Window W x H from CensusWindow (5x5, 7x7, 9x7, 9x9, 11x11); rx = W / 2, ry = H / 2.
 //   Bit order: the window positions (dx, dy) are walked row-major, dy = -ry..ry outer,
 //     dx = -rx..rx inner, skipping the centre (0, 0); the i-th visited position is bit i,
 //     stored in word i / 64 at bit i % 64 (bits[0] holds bits 0..63, bits[1] bits 64..).

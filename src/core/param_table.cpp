@@ -132,17 +132,17 @@ std::vector<ParamDescriptor> make_table() {
   census.help = "Census window (width x height). Larger windows are more distinctive but "
                 "blur depth edges.";
   census.kind = ParamKind::Choice;
-  census.choices = {"5x5", "7x7", "9x7", "9x9"};
+  census.choices = {"5x5", "7x7", "9x7", "9x9", "11x11"};
   census.get = [](const StereoParams& p) { return std::string(census_window_name(p.census)); };
   census.set = [](StereoParams& p, const std::string& v) {
     for (auto w : {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x7,
-                   CensusWindow::W9x9}) {
+                   CensusWindow::W9x9, CensusWindow::W11x11}) {
       if (v == census_window_name(w)) {
         p.census = w;
         return;
       }
     }
-    throw InputError("--census: \"" + v + "\" is not one of 5x5, 7x7, 9x7, 9x9");
+    throw InputError("--census: \"" + v + "\" is not one of 5x5, 7x7, 9x7, 9x9, 11x11");
   };
   t.push_back(census);
   t.push_back(int_param("rank-window",

@@ -13,6 +13,7 @@ int census_window_width(CensusWindow w) {
     case CensusWindow::W7x7: return 7;
     case CensusWindow::W9x7: return 9;
     case CensusWindow::W9x9: return 9;
+    case CensusWindow::W11x11: return 11;
   }
   return 9;
 }
@@ -23,6 +24,7 @@ int census_window_height(CensusWindow w) {
     case CensusWindow::W7x7: return 7;
     case CensusWindow::W9x7: return 7;
     case CensusWindow::W9x9: return 9;
+    case CensusWindow::W11x11: return 11;
   }
   return 7;
 }
@@ -33,6 +35,7 @@ const char* census_window_name(CensusWindow w) {
     case CensusWindow::W7x7: return "7x7";
     case CensusWindow::W9x7: return "9x7";
     case CensusWindow::W9x9: return "9x9";
+    case CensusWindow::W11x11: return "11x11";
   }
   return "9x7";
 }

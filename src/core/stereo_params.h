@@ -14,8 +14,9 @@ enum class MatchingCost { Sad, Ssd, Zncc, Census, Rank, TruncatedAd };
 // Esaw and Esmp: Yu et al. 2009 (esaw_aggregation.h, esmp_aggregation.h).
 enum class Aggregation { Window, Sgm, Esaw, Esmp };
 
-// Census window shapes (width x height). 9x7 packs into 62 bits, 9x9 into 80 bits.
-enum class CensusWindow { W5x5, W7x7, W9x7, W9x9 };
+// Census window shapes (width x height). 9x7 packs into 62 bits, 9x9 into 80 bits, 11x11 into
+// 120 bits (CensusCode holds 128).
+enum class CensusWindow { W5x5, W7x7, W9x7, W9x9, W11x11 };
 
 int census_window_width(CensusWindow w);
 int census_window_height(CensusWindow w);
