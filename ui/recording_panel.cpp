@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <iterator>
 
 #include "src/io/point_cloud_ply.h"
 #ifdef STEREOVIEW_HAS_RECORDING
@@ -50,12 +51,26 @@ RecordingPanel::~RecordingPanel() { stop(); }
 
 bool RecordingPanel::recording() const { return recorder_ != nullptr; }
 
+double recording_frame_rate(const CaptureStatus& capture) {
+  if (capture.nominal_frames_per_second > 0.0) return capture.nominal_frames_per_second;
+  if (capture.frames_per_second > 0.0) return capture.frames_per_second;
+  return 30.0;
+}
+
 std::optional<StereoGeometry> displayed_geometry(const std::optional<StereoGeometry>& source_geometry,
                                                  bool synthetic_running,
                                                  const SyntheticSceneConfig& scene) {
   if (source_geometry) return source_geometry;
   if (synthetic_running) return synthetic_scene_geometry(scene.width, scene.height, scene.max_disparity);
   return std::nullopt;
+}
+
+void RecordingPanel::request_start(const std::string& format, const std::string& path) {
+  for (int i = 0; i < static_cast<int>(std::size(kFormats)); ++i) {
+    if (format == kFormats[i]) format_index_ = i;
+  }
+  if (!path.empty()) std::snprintf(path_, sizeof path_, "%s", path.c_str());
+  request_ = Request::Start;
 }
 
 #ifdef STEREOVIEW_HAS_RECORDING
@@ -107,10 +122,13 @@ void RecordingPanel::stop() {
 
 void RecordingPanel::update(const ProcessedFrame* frame, const RecordingContext& context) {
   if (recorder_ && !recorder_->status().error.empty()) stop();  // failed: finish and report
-  if (!toggle_requested_) return;
-  toggle_requested_ = false;
+  const Request request = request_;
+  request_ = Request::None;
+  if (request == Request::None) return;
   if (recorder_) {
-    stop();
+    if (request != Request::Start) stop();
+  } else if (request == Request::Stop) {
+    return;
   } else if (!frame) {
     log_("recording: no frame yet");
   } else {
@@ -173,7 +191,7 @@ void RecordingPanel::draw(float x, float y, float indicator_x, float indicator_y
                       "mpeg4, mjpeg, ffv1, libx265, ...");
   }
   if (running) ImGui::EndDisabled();
-  if (ImGui::Button(running ? "Stop (R)" : "Record (R)")) toggle_requested_ = true;
+  if (ImGui::Button(running ? "Stop (R)" : "Record (R)")) request_ = Request::Toggle;
   if (running) {
     const RecorderStatus s = recorder_->status();
     ImGui::SameLine();
@@ -195,8 +213,10 @@ void RecordingPanel::draw(float x, float y, float indicator_x, float indicator_y
 void RecordingPanel::start(const ProcessedFrame&, const RecordingContext&) {}
 void RecordingPanel::stop() {}
 void RecordingPanel::update(const ProcessedFrame*, const RecordingContext&) {
-  if (toggle_requested_) log_("recording: not in this build (needs libav*-dev and nlohmann-json3-dev)");
-  toggle_requested_ = false;
+  if (request_ != Request::None && request_ != Request::Stop) {
+    log_("recording: not in this build (needs libav*-dev and nlohmann-json3-dev)");
+  }
+  request_ = Request::None;
 }
 void RecordingPanel::add_frame(const ProcessedFrame&) {}
 void RecordingPanel::draw(float x, float y, float, float) {

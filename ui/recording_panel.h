@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "src/app/capture_thread.h"
 #include "src/app/processing_thread.h"
 #include "src/core/colorize.h"
 #include "src/core/synthetic_scene.h"
@@ -36,7 +37,10 @@ class RecordingPanel {
   RecordingPanel(const RecordingPanel&) = delete;
   RecordingPanel& operator=(const RecordingPanel&) = delete;
 
-  void request_toggle() { toggle_requested_ = true; }
+  void request_toggle() { request_ = Request::Toggle; }
+  // A script's `record FORMAT [FILE]` / `record stop`; `format` is checked on update().
+  void request_start(const std::string& format, const std::string& path);
+  void request_stop() { request_ = Request::Stop; }
   bool recording() const;
 
   // After the UI is built: starts or stops as requested (a start takes the parameters and
@@ -54,7 +58,8 @@ class RecordingPanel {
 
   Log log_;
   std::unique_ptr<Recorder> recorder_;
-  bool toggle_requested_ = false;
+  enum class Request { None, Toggle, Start, Stop };
+  Request request_ = Request::None;
   int format_index_ = 0;  // color, lossless16, raw, side-by-side
   char path_[512] = "recordings/";
   char codec_[64] = "";
@@ -63,6 +68,10 @@ class RecordingPanel {
   std::string error_;
   bool error_reported_ = false;
 };
+
+// The frame rate written into a viewer recording: the source's own rate (a file's, a camera's,
+// the paced synthetic scene's), else the measured capture rate, else 30.
+double recording_frame_rate(const CaptureStatus& capture);
 
 // The depth geometry of what the viewer shows: the source's calibration (Q), else the
 // synthetic scene's own cameras while it runs; nullopt otherwise.

@@ -420,6 +420,13 @@ void ViewerApp::apply_script_event(const ScriptEvent& event) {
       state_.requests.snapshot = true;
       break;
     case ScriptAction::Quit: state_.requests.quit = true; break;
+    case ScriptAction::RecordStart: {
+      const size_t space = event.value.find(' ');
+      recording_.request_start(event.value.substr(0, space),
+                               space == std::string::npos ? "" : event.value.substr(space + 1));
+      break;
+    }
+    case ScriptAction::RecordStop: recording_.request_stop(); break;
     case ScriptAction::Seek: state_.requests.seek_to = std::stoll(event.value); break;
     case ScriptAction::Source: {
       // Checked when the script was read; opened now, and a failure only logs.
@@ -593,8 +600,9 @@ void ViewerApp::apply_requests() {
       }
     }
   }
+  const CaptureStatus capture = pipeline_->capture().status();
   recording_.update(frame_ ? &*frame_ : nullptr,
-                    {pipeline_->capture().status().source, 30.0, state_.settings.colormap,
+                    {capture.source, recording_frame_rate(capture), state_.settings.colormap,
                      state_.active_source.options.calib_path, shown_geometry()});
   if (requests.open_source) switch_source(state_.source);
   if (requests.reopen_source) {

@@ -7,6 +7,7 @@ namespace sv {
 CaptureThread::CaptureThread(std::unique_ptr<FrameSource> source, PairQueue& queue, bool pace)
     : source_(std::move(source)), queue_(queue), pace_(pace) {
   status_.source = source_->describe();
+  status_.nominal_frames_per_second = source_->frames_per_second();
 }
 
 CaptureThread::~CaptureThread() { stop(); }

@@ -26,7 +26,8 @@ struct CaptureStatus {
   std::string source;      // the source's describe()
   int64_t delivered = 0;   // pairs pushed into the queue
   uint64_t dropped = 0;    // pairs the queue threw away (live sources only)
-  double frames_per_second = 0.0;
+  double frames_per_second = 0.0;          // measured delivery rate
+  double nominal_frames_per_second = 0.0;  // the source's own rate; 0 when it has none
   bool finished = false;   // the source ended, failed or the thread was stopped
   std::string error;       // the source's failure, for the UI; empty when none
   int64_t retries = 0;     // failed reads of a live source, each retried after a pause

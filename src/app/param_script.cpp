@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "src/app/source_factory.h"
@@ -147,6 +148,19 @@ class LineParser {
       }
       event.action = ScriptAction::Seek;
       event.value = words[args];
+    } else if (command == "record") {
+      const size_t given = words.size() - args;
+      if (given == 1 && words[args] == "stop") {
+        event.action = ScriptAction::RecordStop;
+      } else {
+        static const char* const kFormats[] = {"color", "lossless16", "raw", "side-by-side"};
+        if (given < 1 || given > 2 ||
+            std::find(std::begin(kFormats), std::end(kFormats), words[args]) == std::end(kFormats)) {
+          fail("usage: record color|lossless16|raw|side-by-side [FILE] | record stop");
+        }
+        event.action = ScriptAction::RecordStart;
+        event.value = join(words, args);
+      }
     } else if (command == "source") {
       std::vector<std::string> flags(words.begin() + static_cast<long>(args), words.end());
       if (flags.size() == 1 && flags[0] == "synthetic") flags = {"--source", "synthetic"};
@@ -161,7 +175,7 @@ class LineParser {
     } else {
       fail("unknown command \"" + command +
            "\" (known: set, algorithm, colormap, layout, view, engine, pause, resume, snapshot, "
-           "quit, source, seek)");
+           "quit, source, seek, record)");
     }
   }
 

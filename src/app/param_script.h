@@ -19,6 +19,8 @@ namespace sv {
 //   at frame 5 source --sbs stereo.avi --calib c.yaml   # the stereoview CLI's source flags
 //   at frame 9 source synthetic                         # back to the synthetic scene
 //   at frame 12 seek 40                                 # a file's frame 40 (from 0) next
+//   at frame 2 record lossless16 out/run.mkv   # start recording (a format of --record-format;
+//   at frame 8 record stop                     #   FILE optional: a dated name in recordings/)
 //
 // Every line is checked when the script is read (keys, values, names, source flags), so a typo
 // fails at start-up with the file and line, never halfway through a run. Whether a source's files
@@ -28,7 +30,8 @@ namespace sv {
 enum class ScriptTrigger { Seconds, Frame };
 
 enum class ScriptAction {
-  SetParam, Colormap, Layout, View, Engine, Pause, Resume, Snapshot, Quit, Source, Seek
+  SetParam, Colormap, Layout, View, Engine, Pause, Resume, Snapshot, Quit, Source, Seek,
+  RecordStart, RecordStop
 };
 
 struct ScriptEvent {
@@ -38,7 +41,8 @@ struct ScriptEvent {
   ScriptAction action = ScriptAction::SetParam;
   std::string key;    // SetParam: the param_table() key
   // SetParam's value, or the argument of the other actions ("" if none); for Source the
-  // flags for parse_source_flags, separated by spaces ("source synthetic": --source synthetic).
+  // flags for parse_source_flags, separated by spaces ("source synthetic": --source synthetic);
+  // for RecordStart the format, then a space and the file when one was given.
   std::string value;
   std::string text;   // the command as written, for the log
 };

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -25,9 +26,11 @@
 
 #include "src/core/algorithm_registry.h"
 #include "src/core/colorize.h"
+#include "src/core/disparity.h"
 #include "src/core/image_formats.h"
 #include "src/core/synthetic_scene.h"
 #include "src/io/png_io.h"
+#include "src/io/recording_encoder.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/videoio.hpp>
@@ -373,6 +376,49 @@ TEST_F(ViewerTest, AScriptedChangeOfColormapAndRangeShowsInTheLastFrame) {
   EXPECT_EQ(read_image_rgb(png).width(), kSceneWidth);
   EXPECT_EQ(read_image_rgb(stem + "_left.png").height(), kSceneHeight);
   EXPECT_EQ(read_image_rgb(stem + "_right.png").height(), kSceneHeight);
+}
+
+// The viewer's record button, driven by a script: the lossless recording decodes back to
+// disparities of the frames its sidecar names, and stopping leaves a complete sidecar.
+TEST_F(ViewerTest, AScriptedRecordingDecodesToTheSceneDisparities) {
+  const std::string file = path("rec") + "/d.png";
+  const std::string script = write_file("record.script", "at frame 1 record lossless16 " + file +
+                                                             "\nat frame 5 record stop\n");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "7", "--script", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("recording lossless16 to " + file), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("recorded "), std::string::npos) << run.err;
+
+  const std::string sidecar = read_all(file + ".json");
+  auto number_after = [&](const std::string& key, size_t from = 0) -> long long {
+    const size_t at = sidecar.find("\"" + key + "\":", from);
+    if (at == std::string::npos) return -1;
+    return std::atoll(sidecar.c_str() + sidecar.find(':', at) + 1);
+  };
+  EXPECT_NE(sidecar.find("\"complete\": true"), std::string::npos) << sidecar;
+  const long long frames = number_after("frame_count");
+  const long long offset = number_after("u16_offset");
+  ASSERT_GE(frames, 2) << sidecar;  // frames 1..4 were on screen while it ran
+  ASSERT_GE(offset, 0) << sidecar;
+  EXPECT_FALSE(std::filesystem::exists(png_sequence_frame_path(file, frames)));
+  size_t search = 0;
+  for (long long i = 0; i < frames; ++i) {
+    search = sidecar.find("\"source_index\":", search) + 1;
+    const long long source_index = number_after("source_index", search - 1);
+    const ImageU16 values = read_image_u16(png_sequence_frame_path(file, i));
+    const SyntheticFrame truth = scene_frame(source_index);
+    ASSERT_EQ(values.width(), kSceneWidth);
+    int near = 0, counted = 0;
+    for (int y = 0; y < values.height(); ++y) {
+      for (int x = 0; x < values.width(); ++x) {
+        if (truth.nonoccluded_mask.at(x, y) == 0) continue;
+        ++counted;
+        const double disparity = (values.at(x, y) - offset) / static_cast<double>(kDisparityScale);
+        if (values.at(x, y) != 0 && std::abs(disparity - truth.ground_truth.at(x, y)) <= 1.0) ++near;
+      }
+    }
+    EXPECT_GT(near, counted * 9 / 10) << "file frame " << i << " (source frame " << source_index << ")";
+  }
 }
 
 TEST_F(ViewerTest, SwitchingThroughEveryAlgorithmRunsCleanly) {

@@ -120,6 +120,22 @@ TEST(ParamScript, SeekTakesAFrameNumber) {
             "s.txt:1: seek \"1.5\": a frame number (a whole number >= 0)");
 }
 
+TEST(ParamScript, RecordStartsWithAFormatAndOptionalFileAndStops) {
+  const auto events =
+      parse_param_script("at frame 2 record lossless16 out/d.mkv\nat 3 record color\nat 4 record stop\n");
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].action, ScriptAction::RecordStart);
+  EXPECT_EQ(events[0].value, "lossless16 out/d.mkv");
+  EXPECT_EQ(events[1].action, ScriptAction::RecordStart);
+  EXPECT_EQ(events[1].value, "color");
+  EXPECT_EQ(events[2].action, ScriptAction::RecordStop);
+  const std::string usage =
+      "s.txt:1: usage: record color|lossless16|raw|side-by-side [FILE] | record stop";
+  EXPECT_EQ(parse_error("at 1 record\n"), usage);
+  EXPECT_EQ(parse_error("at 1 record mp4 a.mp4\n"), usage);
+  EXPECT_EQ(parse_error("at 1 record raw a.mp4 extra\n"), usage);
+}
+
 TEST(ParamScript, BadSourceFlagsFailAtLoadWithTheLine) {
   EXPECT_EQ(parse_error("at 1 source\n"),
             "s.txt:1: usage: source synthetic | source FLAGS (e.g. --sbs stereo.avi)");
