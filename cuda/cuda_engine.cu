@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "cuda/adaptive_weight_stages.h"
+#include "cuda/confidence_stages.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
 #include "cuda/device_disparity.h"
@@ -12,8 +14,11 @@
 #include "cuda/stage_events.h"
 #include "cuda/stages.h"
 #include "src/core/algorithm_registry.h"
+#include "src/core/confidence.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/core/esaw_aggregation.h"
+#include "src/core/high_bit_depth.h"
 #include "src/core/pyramid.h"
 
 namespace sv::cuda {
@@ -64,8 +69,11 @@ struct FrameSlot {
   FrameSlot& operator=(const FrameSlot&) = delete;
 
   DeviceBuffer<uint8_t> left, right;
-  PinnedBuffer<uint8_t> staging;  // left then right
+  DeviceBuffer<uint8_t> colour_left;  // RGB, for colour weights only
+  PinnedBuffer<uint8_t> staging;  // left, right, then the left colour image if any
   PinnedBuffer<int16_t> result;
+  PinnedBuffer<float> confidence_result;  // downloaded only when the confidence is computed
+  bool has_confidence = false;
   StageEvents events;
   cudaEvent_t uploaded = nullptr;  // on the upload stream: the images are on the device
   cudaEvent_t consumed = nullptr;  // on the compute stream: the images are no longer read
@@ -98,10 +106,24 @@ struct CudaEngine::Impl {
   DeviceBuffer<uint16_t> costs_u16;
   DeviceBuffer<uint32_t> costs_u32;
   DeviceBuffer<float> costs_f32;
+  // ESAW / ESMP: the pass's second float volume, or the two half volumes with half-costs (the
+  // aggregated result always lands in costs_f32).
+  DeviceBuffer<float> adaptive_scratch;
+  DeviceBuffer<__half> adaptive_half, adaptive_half_scratch;
   DeviceBuffer<int16_t> disparity, disparity_scratch, right_disparity;
+  // Confidence (final level): cost peaks, the confidence and a float scratch (texture, repair).
+  DeviceBuffer<float2> peaks;
+  DeviceBuffer<float> confidence, confidence_scratch;
   DeviceBuffer<int32_t> labels, counts;  // speckle removal scratch
   const uint8_t* level0_left = nullptr;
   const uint8_t* level0_right = nullptr;
+  // The left colour image in the slot when ESAW / ESMP weigh by colour (level 0 only), else null.
+  const Rgb8* level0_colour_left = nullptr;
+  // 16-bit input (high_bit_depth.h): level 0's planes in the slot, which the census reads; the
+  // level0 images above then point at their 8-bit views here. Null for 8-bit input.
+  const uint16_t* input16_left = nullptr;
+  const uint16_t* input16_right = nullptr;
+  DeviceBuffer<uint8_t> view_left, view_right;
 
   const uint8_t* left_image(int level) const { return level == 0 ? level0_left : left_levels[level].data(); }
   const uint8_t* right_image(int level) const { return level == 0 ? level0_right : right_levels[level].data(); }
@@ -122,6 +144,9 @@ struct CudaEngine::Impl {
     frame.lr_check = final_level && params.lr_check;
     frame.lr_max_diff = params.lr_max_diff;
     frame.disparity_fixed = disparity.data();
+    const bool confidence_inputs = final_level && wants_confidence(params);
+    frame.peaks = confidence_inputs ? peaks.data() : nullptr;
+    frame.right_view = confidence_inputs ? right_disparity.data() : nullptr;
     fast.run(frame, stream, *events, prefix);
   }
 
@@ -154,6 +179,10 @@ struct CudaEngine::Impl {
         right_view_disparity(costs, size.width, size.height, range, right_disparity.data(), stream);
         lr_check(disparity.data(), right_disparity.data(), size.width, size.height,
                  params.lr_max_diff, stream);
+      }
+      if (final_level && wants_confidence(params)) {
+        ScopedStage s(*events, prefix + "confidence");
+        cost_peaks(costs, size.width, size.height, range.count, peaks.data(), stream);
       }
     };
 
@@ -189,8 +218,15 @@ struct CudaEngine::Impl {
         census_right.reserve(pixels);
         {
           ScopedStage s(*events, prefix + "census");
-          census_transform(left, size.width, size.height, params.census, -1, census_left.data(), stream);
-          census_transform(right, size.width, size.height, params.census, -1, census_right.data(), stream);
+          // Missing values are input values: only the input level (the final one) knows them.
+          const int missing = final_level ? params.missing_value : -1;
+          if (level == 0 && input16_left != nullptr) {
+            census_transform(input16_left, size.width, size.height, params.census, missing, census_left.data(), stream);
+            census_transform(input16_right, size.width, size.height, params.census, missing, census_right.data(), stream);
+          } else {
+            census_transform(left, size.width, size.height, params.census, missing, census_left.data(), stream);
+            census_transform(right, size.width, size.height, params.census, missing, census_right.data(), stream);
+          }
         }
         FastSgm::Frame source{};
         source.census_left = census_left.data();
@@ -240,7 +276,12 @@ struct CudaEngine::Impl {
           select_disparity_from_costs16(costs_u16.data(), size.width, size.height,
                                         range.uniform_base, range.count, wta, lr,
                                         params.lr_max_diff, right_view_keys.data(),
-                                        disparity.data(), stream);
+                                        disparity.data(), stream,
+                                        final_level && wants_confidence(params) ? peaks.data() : nullptr);
+          if (lr && wants_confidence(params)) {
+            right_view_from_keys(right_view_keys.data(), size.width, size.height,
+                                 range.uniform_base, right_disparity.data(), stream);
+          }
           return;
         }
         costs_u32.reserve(volume);
@@ -254,6 +295,45 @@ struct CudaEngine::Impl {
         }
         wta.max_cost = algorithm.cost == MatchingCost::Sad ? window_limit : window_limit * 255.0;
         select(static_cast<const uint32_t*>(costs_u32.data()));
+        return;
+      }
+      case MatchingCost::TruncatedAd: {
+        // ESAW / ESMP (Yu et al. 2009), as LevelMatcher::match_exponential_step.
+        const EsawSettings esaw = esaw_settings(params);
+        AdaptiveWeightVolumes volumes;
+        costs_f32.reserve(volume);
+        volumes.costs = costs_f32.data();
+        if (esaw.half_storage) {
+          adaptive_half.reserve(volume);
+          adaptive_half_scratch.reserve(volume);
+          volumes.costs_half = adaptive_half.data();
+          volumes.scratch_half = adaptive_half_scratch.data();
+        } else {
+          adaptive_scratch.reserve(volume);
+          volumes.scratch = adaptive_scratch.data();
+        }
+        {
+          ScopedStage s(*events, prefix + "cost");
+          if (esaw.half_storage) {
+            truncated_ad_cost_volume(left, right, size.width, size.height, range, params.ad_lambda,
+                                     params.ad_tau, volumes.costs_half, stream);
+          } else {
+            truncated_ad_cost_volume(left, right, size.width, size.height, range, params.ad_lambda,
+                                     params.ad_tau, volumes.costs, stream);
+          }
+        }
+        const bool esmp = algorithm.aggregation == Aggregation::Esmp;
+        const MessageSettings messages = esmp_message_settings(params);
+        {
+          ScopedStage s(*events, prefix + (esmp ? "esmp" : "esaw"));
+          // Coarse levels hold gray averages only: they weigh by gray (esaw_aggregation.cpp).
+          const WeightGuide guide = level == 0 && level0_colour_left != nullptr
+                                        ? WeightGuide::colour(level0_colour_left)
+                                        : WeightGuide(left);
+          adaptive_weight_aggregate(volumes, guide, size.width, size.height, range, esaw,
+                                    esmp ? &messages : nullptr, stream);
+        }
+        select(static_cast<const float*>(costs_f32.data()));
         return;
       }
       case MatchingCost::Zncc: {
@@ -288,45 +368,113 @@ int CudaEngine::frames_in_flight() const {
   return impl_->slots[0].in_flight + impl_->slots[1].in_flight;
 }
 
+DisparityResult CudaEngine::compute(const ImageU16& left, const ImageU16& right,
+                                    const StereoParams& params) {
+  submit(left, right, params);
+  return collect();
+}
+
+DisparityResult CudaEngine::compute(const ImageRgb8& left, const ImageRgb8& right,
+                                    const StereoParams& params) {
+  submit(left, right, params);
+  return collect();
+}
+
+void CudaEngine::submit(const ImageRgb8& left, const ImageRgb8& right, const StereoParams& params) {
+  const ImageU8 gray_left = to_gray(left);
+  const ImageU8 gray_right = to_gray(right);
+  if (!uses_colour_weights(params)) {
+    submit(gray_left, gray_right, params);
+    return;
+  }
+  require_valid(params);
+  require_missing_value_fits(params, 255);
+  require_matching_pair(gray_left, gray_right);
+  submit_planes(gray_left.data(), gray_right.data(), left.width(), left.height(), 1, params,
+                left.data());
+}
+
 void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoParams& params) {
   require_valid(params);
+  require_missing_value_fits(params, 255);
+  require_matching_pair(left, right);
+  submit_planes(left.data(), right.data(), left.width(), left.height(), 1, params);
+}
+
+void CudaEngine::submit(const ImageU16& left, const ImageU16& right, const StereoParams& params) {
+  require_valid(params);
+  require_high_bit_depth_support(params);
+  require_matching_pair(left, right);
+  submit_planes(left.data(), right.data(), left.width(), left.height(), 2, params);
+}
+
+bool CudaEngine::supports_high_bit_depth(const StereoParams& params) const {
+  return supports(params) && high_bit_depth_problem(params).empty();
+}
+
+void CudaEngine::submit_planes(const void* left, const void* right, int width, int height,
+                               int bytes_per_pixel, const StereoParams& params,
+                               const Rgb8* colour_left) {
   if (!supports(params)) {
     throw InputError(params.algorithm +
                      " is not available on the CUDA engine yet (use --engine cpu or auto)");
   }
-  require_matching_pair(left, right);
-  pyramid_sizes(left.width(), left.height(), params.pyramid_levels);  // reject before queueing
+  pyramid_sizes(width, height, params.pyramid_levels);  // reject before queueing
   Impl& d = *impl_;
   FrameSlot& slot = d.slots[d.next_slot];
   if (slot.in_flight) throw RuntimeError("CudaEngine: two frames are in flight; collect() one first");
 
-  const int width = left.width();
-  const int height = left.height();
   const size_t pixels = static_cast<size_t>(width) * height;
-  slot.left.reserve(pixels);
-  slot.right.reserve(pixels);
-  slot.staging.reserve(2 * pixels);
+  const size_t bytes = pixels * bytes_per_pixel;
+  slot.left.reserve(bytes);
+  slot.right.reserve(bytes);
+  const size_t colour_bytes = colour_left != nullptr ? pixels * sizeof(Rgb8) : 0;
+  slot.staging.reserve(2 * bytes + colour_bytes);
+  if (colour_left != nullptr) slot.colour_left.reserve(colour_bytes);
   slot.result.reserve(pixels);
+  slot.has_confidence = wants_confidence(params);
+  if (slot.has_confidence) slot.confidence_result.reserve(pixels);
 
   // The staging buffer is free once this slot's previous upload has completed.
   SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
-  std::memcpy(slot.staging.data(), left.data(), pixels);
-  std::memcpy(slot.staging.data() + pixels, right.data(), pixels);
+  std::memcpy(slot.staging.data(), left, bytes);
+  std::memcpy(slot.staging.data() + bytes, right, bytes);
+  if (colour_left != nullptr) std::memcpy(slot.staging.data() + 2 * bytes, colour_left, colour_bytes);
 
   slot.events.begin_frame();
   SV_CUDA_CHECK(cudaStreamWaitEvent(d.upload_stream, slot.consumed, 0));
   slot.events.begin("upload", d.upload_stream);
-  SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), pixels,
+  SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), bytes,
                                 cudaMemcpyHostToDevice, d.upload_stream));
-  SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + pixels, pixels,
+  SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + bytes, bytes,
                                 cudaMemcpyHostToDevice, d.upload_stream));
+  if (colour_left != nullptr) {
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.colour_left.data(), slot.staging.data() + 2 * bytes,
+                                  colour_bytes, cudaMemcpyHostToDevice, d.upload_stream));
+  }
   slot.events.end(d.upload_stream);
   SV_CUDA_CHECK(cudaEventRecord(slot.uploaded, d.upload_stream));
 
   SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, slot.uploaded, 0));
   d.events = &slot.events;
-  d.level0_left = slot.left.data();
-  d.level0_right = slot.right.data();
+  d.level0_colour_left =
+      colour_left != nullptr ? reinterpret_cast<const Rgb8*>(slot.colour_left.data()) : nullptr;
+  if (bytes_per_pixel == 2) {
+    // cudaMalloc aligns far beyond 2 bytes, so the slot's bytes can be read as 16-bit values.
+    d.input16_left = reinterpret_cast<const uint16_t*>(slot.left.data());
+    d.input16_right = reinterpret_cast<const uint16_t*>(slot.right.data());
+    d.view_left.reserve(pixels);
+    d.view_right.reserve(pixels);
+    ScopedStage s(slot.events, "8-bit view");
+    eight_bit_view(d.input16_left, width, height, d.view_left.data(), d.stream);
+    eight_bit_view(d.input16_right, width, height, d.view_right.data(), d.stream);
+    d.level0_left = d.view_left.data();
+    d.level0_right = d.view_right.data();
+  } else {
+    d.input16_left = d.input16_right = nullptr;
+    d.level0_left = slot.left.data();
+    d.level0_right = slot.right.data();
+  }
   d.run_pipeline(params, width, height);
   SV_CUDA_CHECK(cudaEventRecord(slot.consumed, d.stream));
   slot.device_result = d.keep_device_results
@@ -336,6 +484,10 @@ void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoP
     ScopedStage s(slot.events, "download");
     SV_CUDA_CHECK(cudaMemcpyAsync(slot.result.data(), d.disparity.data(), pixels * sizeof(int16_t),
                                   cudaMemcpyDeviceToHost, d.stream));
+    if (slot.has_confidence) {
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.confidence_result.data(), d.confidence.data(),
+                                    pixels * sizeof(float), cudaMemcpyDeviceToHost, d.stream));
+    }
   }
   SV_CUDA_CHECK(cudaEventRecord(slot.finished, d.stream));
   slot.width = width;
@@ -347,8 +499,8 @@ void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoP
 void CudaEngine::set_keep_device_results(bool keep) { impl_->keep_device_results = keep; }
 
 bool CudaEngine::supports(const StereoParams& params) const {
-  const AlgorithmInfo* algorithm = find_algorithm(params.algorithm);
-  return algorithm != nullptr && algorithm->cost != MatchingCost::TruncatedAd;
+  // Every registered algorithm runs on the GPU.
+  return find_algorithm(params.algorithm) != nullptr;
 }
 
 DisparityResult CudaEngine::collect() {
@@ -366,6 +518,11 @@ DisparityResult CudaEngine::collect() {
               result.disparity_fixed.size() * sizeof(int16_t));
   result.disparity = fixed_to_float_disparity(result.disparity_fixed);
   result.device = std::move(slot.device_result);
+  if (slot.has_confidence) {
+    result.confidence = ImageF32(slot.width, slot.height);
+    std::memcpy(result.confidence.data(), slot.confidence_result.data(),
+                result.confidence.size() * sizeof(float));
+  }
   return result;
 }
 
@@ -390,6 +547,11 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
   disparity.reserve(full_pixels);
   disparity_scratch.reserve(full_pixels);
   right_disparity.reserve(full_pixels);
+  if (wants_confidence(params)) {
+    peaks.reserve(full_pixels);
+    confidence.reserve(full_pixels);
+    confidence_scratch.reserve(full_pixels);
+  }
 
   if (levels > 0) {
     ScopedStage s(*events, "pyramid");
@@ -416,6 +578,28 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
     }
   }
 
+  // As the CPU engine: confidence, repair, threshold, before the filters change the disparities.
+  if (wants_confidence(params)) {
+    const ConfidenceSettings settings = confidence_settings(params);
+    {
+      ScopedStage s(*events, "confidence");
+      texture_deviation(left_image(0), width, height, settings.texture_window_width,
+                        settings.texture_window_height, confidence_scratch.data(), stream);
+      combined_confidence(disparity.data(), peaks.data(), confidence_scratch.data(),
+                          params.lr_check ? right_disparity.data() : nullptr, width, height,
+                          settings, confidence.data(), stream);
+    }
+    if (params.repair) {
+      ScopedStage s(*events, "repair");
+      repair_disparity(disparity.data(), confidence.data(), width, height, RepairSettings{},
+                       disparity_scratch.data(), confidence_scratch.data(), stream);
+    }
+    if (params.confidence_threshold > 0.0f) {
+      ScopedStage s(*events, "threshold");
+      apply_confidence_threshold(disparity.data(), confidence.data(), width, height,
+                                 params.confidence_threshold, stream);
+    }
+  }
   if (params.median > 1) {
     ScopedStage s(*events, "median");
     median_filter(disparity.data(), disparity_scratch.data(), width, height, params.median, stream);

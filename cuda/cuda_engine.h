@@ -25,15 +25,33 @@ class CudaEngine : public StereoEngine {
   // frame and returns it with its stage timings. At most two frames are in flight, so the upload
   // of the next pair overlaps the computation of the current one.
   void submit(const ImageU8& left, const ImageU8& right, const StereoParams& params);
+  // Colour input: ESAW / ESMP with colour weights (uses_colour_weights) weigh with the left
+  // colour image on the input level; everything else matches the gray views (to_gray). Results
+  // equal CpuEngine::compute(ImageRgb8, ...).
+  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
+                          const StereoParams& params) override;
+  void submit(const ImageRgb8& left, const ImageRgb8& right, const StereoParams& params);
+  // 16-bit input (high_bit_depth.h): the census reads the 16-bit values on the GPU, the rest of
+  // the pipeline their 8-bit views; results equal CpuEngine::compute(ImageU16, ...) bit for bit.
+  DisparityResult compute(const ImageU16& left, const ImageU16& right,
+                          const StereoParams& params) override;
+  void submit(const ImageU16& left, const ImageU16& right, const StereoParams& params);
+  bool supports_high_bit_depth(const StereoParams& params) const override;
   // With `keep`, every later result also carries its disparity on the GPU
   // (DisparityResult::device, a cuda::DeviceDisparity) for CUDA-GL interop.
   void set_keep_device_results(bool keep) override;
-  // Every registered algorithm except the adaptive-weight ones (ESAW, ESMP), which are CPU only.
+  // Every registered algorithm.
   bool supports(const StereoParams& params) const override;
   DisparityResult collect();
   int frames_in_flight() const;
 
  private:
+  // Every submit(), after its checks: gray planes of 1 or 2 bytes per pixel, and with colour
+  // weights the left colour image that guides them.
+  void submit_planes(const void* left, const void* right, int width, int height,
+                     int bytes_per_pixel, const StereoParams& params,
+                     const Rgb8* colour_left = nullptr);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -12,7 +12,10 @@
 // reference); the segment's best offers then go to a per-pixel key image in device memory with
 // one global atomicMin each, and a last per-pixel pass runs the LR check from that image. Costs
 // come from an 8-bit SGM path volume per direction (summed here) or a 16-bit cost volume (block
-// matching SAD), both padded to 32 * kCells candidates a pixel.
+// matching SAD), both padded to 32 * kCells candidates a pixel. When the confidence is asked
+// for, the same pass writes each pixel's best and runner-up cost (the uniqueness test's
+// competitor), so the summed volume never has to exist; the kernel without them is a separate
+// instantiation, the same code as before.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -112,6 +115,7 @@ struct SelectArgs {
   double max_cost;
   uint32_t* right_view_keys;  // null: no right view
   int16_t* disparity_fixed;
+  float2* peaks;  // null: no cost peaks (confidence.cpp's best and runner-up, +inf = none)
 };
 
 __device__ __forceinline__ int subpixel_offset(int c0, int cm, int cp) {
@@ -135,7 +139,8 @@ __device__ __forceinline__ int floor_div16(int value) {
   return value >= 0 ? value / kDisparityScale : -((-value + kDisparityScale - 1) / kDisparityScale);
 }
 
-template <int kCells, class Costs>
+// kPeaks: also write the cost peaks; a template flag, so the kernel without them is unchanged.
+template <int kCells, bool kPeaks, class Costs>
 __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, SelectArgs a) {
   __shared__ uint32_t offers[kMaxOfferSpan];  // right pixels first_xr .. first_xr + span - 1
   const int y = blockIdx.y;
@@ -170,7 +175,8 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
 
     bool valid = !(Costs::kHasNoCostValue && best == Costs::kNoCost) &&
                  !(static_cast<double>(best) > a.max_cost);
-    if (a.uniqueness > 0) {
+    // The runner-up outside the winner's valley serves the uniqueness test and the confidence.
+    if (a.uniqueness > 0 || kPeaks) {
       uint32_t lane_other = kNoOffer;
 #pragma unroll
       for (int c = 0; c < kCells; ++c) {
@@ -178,9 +184,16 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
         if (abs(k - kb) > 1) lane_other = min(lane_other, key[c]);
       }
       const uint32_t other = warp_min(lane_other);
-      if (other != kNoOffer &&
+      if ((!kPeaks || a.uniqueness > 0) && other != kNoOffer &&
           static_cast<uint64_t>(other >> 8) * (100 - a.uniqueness) < static_cast<uint64_t>(best) * 100) {
         valid = false;
+      }
+      if (kPeaks && lane == 0) {
+        const bool real_best = !(Costs::kHasNoCostValue && best == Costs::kNoCost);
+        const bool real_other = other != kNoOffer && !(Costs::kHasNoCostValue && (other >> 8) == Costs::kNoCost);
+        a.peaks[static_cast<size_t>(y) * a.width + x] =
+            make_float2(real_best ? static_cast<float>(best) : INFINITY,
+                        real_best && real_other ? static_cast<float>(other >> 8) : INFINITY);
       }
     }
     int offset = 0;
@@ -231,12 +244,16 @@ __global__ void lr_check_keys_kernel(int16_t* __restrict__ disparity_fixed,
 template <int kCells, class Costs>
 void launch(const Costs& costs, const SelectArgs& args, int rows, cudaStream_t stream) {
   const dim3 grid((args.width + kSegment - 1) / kSegment, rows);
-  select_segment_kernel<kCells, Costs><<<grid, kThreads, 0, stream>>>(costs, args);
+  if (args.peaks != nullptr) {
+    select_segment_kernel<kCells, true, Costs><<<grid, kThreads, 0, stream>>>(costs, args);
+  } else {
+    select_segment_kernel<kCells, false, Costs><<<grid, kThreads, 0, stream>>>(costs, args);
+  }
   SV_CUDA_CHECK_LAUNCH();
 }
 
 SelectArgs make_args(int width, int base, int count, const WtaSettings& wta,
-                     uint32_t* right_view_keys, int16_t* disparity_fixed) {
+                     uint32_t* right_view_keys, int16_t* disparity_fixed, float2* peaks) {
   if (wta.uniqueness < 0 || wta.uniqueness > 99) {
     throw InputError("Uniqueness must lie in 0..99 percent, got " + std::to_string(wta.uniqueness) + ".");
   }
@@ -245,7 +262,7 @@ SelectArgs make_args(int width, int base, int count, const WtaSettings& wta,
                      std::to_string(count) + ".");
   }
   return SelectArgs{width, base, count, wta.uniqueness, wta.subpixel, wta.max_cost,
-                    right_view_keys, disparity_fixed};
+                    right_view_keys, disparity_fixed, peaks};
 }
 
 void reset_keys(uint32_t* keys, size_t count, cudaStream_t stream) {
@@ -270,9 +287,10 @@ void run_lr_check(int16_t* disparity_fixed, const uint32_t* keys, int width, int
 void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
                                       int height, int base, int count, const WtaSettings& wta,
                                       bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
-                                      int16_t* disparity_fixed, cudaStream_t stream) {
+                                      int16_t* disparity_fixed, cudaStream_t stream,
+                                      float2* peaks) {
   const SelectArgs args = make_args(width, base, count, wta, lr_check ? right_view_keys : nullptr,
-                                    disparity_fixed);
+                                    disparity_fixed, peaks);
   if (directions != 4 && directions != 8) {
     throw InputError("SGM paths must be 4 or 8, got " + std::to_string(directions) + ".");
   }
@@ -295,9 +313,9 @@ void select_disparity_from_path_costs(const uint8_t* path_costs, int directions,
 void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,
                                    int count, const WtaSettings& wta, bool lr_check,
                                    int lr_max_diff, uint32_t* right_view_keys,
-                                   int16_t* disparity_fixed, cudaStream_t stream) {
+                                   int16_t* disparity_fixed, cudaStream_t stream, float2* peaks) {
   const SelectArgs args = make_args(width, base, count, wta, lr_check ? right_view_keys : nullptr,
-                                    disparity_fixed);
+                                    disparity_fixed, peaks);
   if (height <= 0 || width <= 0) return;
   if (lr_check) reset_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
   const int cells = sgm_path_cells_per_lane(count);

@@ -46,6 +46,10 @@ class FastSgm {
     bool lr_check;
     int lr_max_diff;
     int16_t* disparity_fixed;  // out
+    // Optional outputs for the confidence: the cost peaks of the selection, and (with lr_check)
+    // the right view in fixed point.
+    float2* peaks = nullptr;
+    int16_t* right_view = nullptr;
   };
   // Queues the frame on `stream`, recording stages as prefix + "cost" / "sgm" / ... in `events`.
   void run(const Frame& frame, cudaStream_t stream, StageEvents& events, const std::string& prefix);

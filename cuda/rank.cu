@@ -1,7 +1,9 @@
 // Rank transform and rank matching cost on the GPU; reproduce rank_transform.cpp bit for bit.
 // The transform stages a tile plus its apron in shared memory (each pixel is read by M*M
-// threads); the cost is one thread per (pixel, candidate), consecutive threads writing
-// consecutive candidates, so the volume is written coalesced.
+// threads); the cost reads a table of rank_cost() by rank difference, consecutive threads
+// writing consecutive candidates (four per thread when the stride allows), so the volume is
+// written coalesced.
+#include <cstdint>
 #include <string>
 
 #include "cuda/cuda_check.h"
@@ -39,22 +41,60 @@ __global__ void rank_transform_kernel(const uint8_t* __restrict__ image, int wid
   ranks[y * width + x] = static_cast<uint8_t>(count);
 }
 
+// rank_cost() of every absolute rank difference (ranks are < 225), so the per-cell work is a
+// table read instead of a division.
+__device__ void fill_rank_cost_table(uint8_t* table, int window) {
+  for (int d = threadIdx.x; d < 256; d += blockDim.x) table[d] = rank_cost(d, 0, window);
+  __syncthreads();
+}
+
+__device__ uint8_t rank_cell(const uint8_t* __restrict__ left, const uint8_t* __restrict__ right,
+                             const uint8_t* table, int width, int y, int x, int k, int base,
+                             int count) {
+  if (k >= count) return kMaxMatchCost;  // padding cells
+  const int xr = x - (base + k);
+  if (xr < 0 || xr >= width) return kMaxMatchCost;
+  const size_t row = static_cast<size_t>(y) * width;
+  const int a = left[row + x], b = right[row + xr];
+  return table[a > b ? a - b : b - a];
+}
+
+// One thread per (pixel, candidate) cell of a row; any stride.
 __global__ void rank_cost_kernel(const uint8_t* __restrict__ left, const uint8_t* __restrict__ right,
                                  int width, int uniform_base, const int16_t* __restrict__ per_pixel_base,
                                  int count, int stride, int window, uint8_t* __restrict__ costs) {
+  __shared__ uint8_t table[256];
+  fill_rank_cost_table(table, window);
   const int y = blockIdx.y;
   const int i = blockIdx.x * kCostThreads + threadIdx.x;
   if (i >= width * stride) return;
   const int x = i / stride;
   const int k = i - x * stride;
   const size_t pixel = static_cast<size_t>(y) * width + x;
-  int cost = kMaxMatchCost;  // also the padding cells k >= count
-  if (k < count) {
-    const int base = per_pixel_base ? per_pixel_base[pixel] : uniform_base;
-    const int xr = x - (base + k);
-    if (xr >= 0 && xr < width) cost = rank_cost(left[pixel], right[static_cast<size_t>(y) * width + xr], window);
-  }
-  costs[pixel * stride + k] = static_cast<uint8_t>(cost);
+  const int base = per_pixel_base ? per_pixel_base[pixel] : uniform_base;
+  costs[pixel * stride + k] = rank_cell(left, right, table, width, y, x, k, base, count);
+}
+
+// Strides that are a multiple of 4: one thread writes four candidates of one pixel as one word.
+__global__ void rank_cost_kernel_x4(const uint8_t* __restrict__ left, const uint8_t* __restrict__ right,
+                                    int width, int uniform_base, const int16_t* __restrict__ per_pixel_base,
+                                    int count, int stride, int window, uchar4* __restrict__ costs) {
+  __shared__ uint8_t table[256];
+  fill_rank_cost_table(table, window);
+  const int y = blockIdx.y;
+  const int quads = stride / 4;
+  const int i = blockIdx.x * kCostThreads + threadIdx.x;
+  if (i >= width * quads) return;
+  const int x = i / quads;
+  const int k = (i - x * quads) * 4;
+  const size_t pixel = static_cast<size_t>(y) * width + x;
+  const int base = per_pixel_base ? per_pixel_base[pixel] : uniform_base;
+  uchar4 out;
+  out.x = rank_cell(left, right, table, width, y, x, k, base, count);
+  out.y = rank_cell(left, right, table, width, y, x, k + 1, base, count);
+  out.z = rank_cell(left, right, table, width, y, x, k + 2, base, count);
+  out.w = rank_cell(left, right, table, width, y, x, k + 3, base, count);
+  costs[pixel * quads + (k / 4)] = out;
 }
 
 void check_window(int window) {
@@ -81,10 +121,17 @@ void rank_cost_volume(const uint8_t* left_ranks, const uint8_t* right_ranks, int
   check_window(window);
   if (stride < range.count) throw InputError("rank cost: the candidate stride must hold every candidate");
   if (width <= 0 || height <= 0 || range.count <= 0) return;
-  const dim3 grid((width * stride + kCostThreads - 1) / kCostThreads, height);
-  rank_cost_kernel<<<grid, kCostThreads, 0, stream>>>(left_ranks, right_ranks, width, range.uniform_base,
-                                                      range.per_pixel_base, range.count, stride,
-                                                      window, costs);
+  if (stride % 4 == 0 && reinterpret_cast<uintptr_t>(costs) % 4 == 0) {
+    const dim3 grid((width * (stride / 4) + kCostThreads - 1) / kCostThreads, height);
+    rank_cost_kernel_x4<<<grid, kCostThreads, 0, stream>>>(
+        left_ranks, right_ranks, width, range.uniform_base, range.per_pixel_base, range.count,
+        stride, window, reinterpret_cast<uchar4*>(costs));
+  } else {
+    const dim3 grid((width * stride + kCostThreads - 1) / kCostThreads, height);
+    rank_cost_kernel<<<grid, kCostThreads, 0, stream>>>(left_ranks, right_ranks, width,
+                                                        range.uniform_base, range.per_pixel_base,
+                                                        range.count, stride, window, costs);
+  }
   SV_CUDA_CHECK_LAUNCH();
 }
 

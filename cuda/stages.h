@@ -35,6 +35,10 @@ void census_transform(const uint16_t* image, int width, int height, CensusWindow
 void census_transform(const float* image, int width, int height, CensusWindow window,
                       float missing_value, CensusCode* out, cudaStream_t stream);
 
+// high_bit_depth.cu — eight_bit_view of high_bit_depth.cpp: the high byte of 16-bit input.
+void eight_bit_view(const uint16_t* image, int width, int height, uint8_t* view,
+                    cudaStream_t stream);
+
 // rank.cu — rank_transform.cpp: ranks of an M x M window (3..15); the cost volume with a
 // candidate stride (count for the general stages, the padded stride of the fast SGM; padding
 // cells hold kMaxMatchCost).
@@ -75,15 +79,18 @@ void census_cost_volume_strided(const CensusCode* left, const CensusCode* right,
 // sum), or from a 16-bit cost volume padded the same way whose 0xFFFF means "no match computed".
 // The right view is gathered as keys (cost << 8 | k, smallest wins) in `right_view_keys`
 // (width * height uint32, scratch), then the LR check runs on them.
-// lr_check false: the WTA alone (keys unused).
+// lr_check false: the WTA alone (keys unused). `peaks` (width * height, optional) receives the
+// confidence's cost peaks (confidence_stages.h, cost_peaks) of the same pass.
 void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
                                       int height, int base, int count, const WtaSettings& wta,
                                       bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
-                                      int16_t* disparity_fixed, cudaStream_t stream);
+                                      int16_t* disparity_fixed, cudaStream_t stream,
+                                      float2* peaks = nullptr);
 void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,
                                    int count, const WtaSettings& wta, bool lr_check,
                                    int lr_max_diff, uint32_t* right_view_keys,
-                                   int16_t* disparity_fixed, cudaStream_t stream);
+                                   int16_t* disparity_fixed, cudaStream_t stream,
+                                   float2* peaks = nullptr);
 
 // block_matching.cu — block_matching.cpp
 void sad_cost_volume(const uint8_t* left, const uint8_t* right, int width, int height, int window,

@@ -38,9 +38,14 @@ done
 "$build/src/app/stereoview" bench --engine cuda --algorithms bm-sad,bm-ssd,bm-zncc --window 9 \
   --sizes 640x480,1920x1080 --disparity-counts 64,128 --runs ${BENCH_RUNS:-50} --warmup 5 \
   | tee "$out/bench_bm.txt"
+# The other algorithms of the registry (issue 7's rows of the README's algorithm table).
+"$build/src/app/stereoview" bench --engine cuda --algorithms ${BENCH_OTHER:-rank-sgm,esaw,esmp} \
+  --sizes 640x480,1920x1080 --disparity-counts 64,128 --runs ${BENCH_RUNS:-50} --warmup 3 \
+  | tee "$out/bench_other.txt"
 
 echo
 echo "== summary: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), commit ${STEREOVIEW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 printf '%s\n' "${status[@]}"
 grep -E "^census-sgm +(640x480 +128|1920x1080 +128|1920x1080 +256) " "$out/bench_sgm.txt"
 grep -E "^bm-sad +1920x1080 +128 " "$out/bench_bm.txt"
+grep -E "^(rank-sgm|esaw|esmp) +(640x480|1920x1080) +128 " "$out/bench_other.txt"

@@ -127,7 +127,7 @@ void display_section(ViewerState& state) {
     int kind = static_cast<int>(s.views[cell]);
     char label[32];
     std::snprintf(label, sizeof label, "view %d", cell + 1);
-    if (ImGui::Combo(label, &kind, "left\0right\0disparity\0blend\0")) {
+    if (ImGui::Combo(label, &kind, "left\0right\0disparity\0blend\0confidence\0")) {
       s.views[cell] = static_cast<ViewKind>(kind);
     }
   }
@@ -191,14 +191,7 @@ void run_section(ViewerState& state, const ViewerStatus& status) {
   }
   const CursorReadout& c = status.cursor;
   if (c.inside) {
-    if (!is_valid_disparity(c.disparity)) {
-      ImGui::Text("cursor (%d, %d): invalid", c.x, c.y);
-    } else if (state.settings.calibration.known()) {
-      ImGui::Text("cursor (%d, %d): d %.2f px, Z %.3f m", c.x, c.y, c.disparity,
-                  state.settings.calibration.depth_m(c.disparity));
-    } else {
-      ImGui::Text("cursor (%d, %d): d %.2f px", c.x, c.y, c.disparity);
-    }
+    ImGui::Text("cursor %s", cursor_readout_text(c, state.settings.calibration).c_str());
   } else {
     ImGui::TextDisabled("cursor: outside the image");
   }

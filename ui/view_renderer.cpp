@@ -42,6 +42,7 @@ void ViewRenderer::draw(const ViewTextures& textures, ViewKind kind, const Rect&
   float alpha = 0.0f;
   if (kind == ViewKind::Left) base = ViewImage::Left;
   if (kind == ViewKind::Right) base = ViewImage::Right;
+  if (kind == ViewKind::Confidence) base = ViewImage::Confidence;
   if (kind == ViewKind::Blend) {
     base = ViewImage::Left;
     alpha = blend_alpha;

@@ -12,7 +12,7 @@ const char* display_path_name(DisplayPath path) {
 }
 
 ViewTextures::ViewTextures() {
-  glGenTextures(3, textures_);
+  glGenTextures(kCount, textures_);
   for (GLuint texture : textures_) {
     glBindTexture(GL_TEXTURE_2D, texture);
     // Nearest when magnified, so zooming in shows the real pixels a readout refers to.
@@ -25,7 +25,7 @@ ViewTextures::ViewTextures() {
   check_gl("creating the view textures");
 }
 
-ViewTextures::~ViewTextures() { glDeleteTextures(3, textures_); }
+ViewTextures::~ViewTextures() { glDeleteTextures(kCount, textures_); }
 
 bool ViewTextures::ensure_size(int width, int height) {
   if (width == width_ && height == height_) return false;
@@ -61,6 +61,10 @@ void ViewTextures::upload_views_from_host(const ImageRgb8& left, const ImageRgb8
   upload(ViewImage::Left, left, "uploading the left view");
   upload(ViewImage::Right, right, "uploading the right view");
   path_ = DisplayPath::HostUpload;
+}
+
+void ViewTextures::upload_confidence_from_host(const ImageRgb8& colorized) {
+  upload(ViewImage::Confidence, colorized, "uploading the confidence view");
 }
 
 void ViewTextures::upload_disparity_from_host(const ImageRgb8& colorized) {

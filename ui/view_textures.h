@@ -9,14 +9,14 @@
 namespace sv {
 
 // The images behind the views, as GL textures owned by the GL thread.
-enum class ViewImage { Left = 0, Right = 1, Disparity = 2 };  // Disparity: already colorized
+enum class ViewImage { Left = 0, Right = 1, Disparity = 2, Confidence = 3 };  // colorized ones
 
 // How the textures get their pixels (shared/ARCHITECTURE.md, "CUDA-GL interop"). The UI names
 // the active one, e.g. "display path: host upload".
 enum class DisplayPath { HostUpload, Interop };
 const char* display_path_name(DisplayPath path);
 
-// Three RGBA8 textures of one size (RGBA8 rather than RGB8 because CUDA can register only
+// Four RGBA8 textures of one size (RGBA8 rather than RGB8 because CUDA can register only
 // four-channel 8-bit textures). Two ways fill them:
 //  - the host path, here: upload_*_from_host() copies CPU images in with glTexSubImage2D;
 //  - the interop path (cuda/gl_interop.*): the CUDA pipeline registers texture(...) once per
@@ -29,13 +29,14 @@ class ViewTextures {
   ViewTextures(const ViewTextures&) = delete;
   ViewTextures& operator=(const ViewTextures&) = delete;
 
-  // (Re)allocates the storage of all three when the size changes; true when it did.
+  // (Re)allocates the storage of all four when the size changes; true when it did.
   bool ensure_size(int width, int height);
 
   // Host path: the colour views and the colorized disparity, each width() x height() after
   // ensure_size() (a size mismatch throws RuntimeError, a GL error too).
   void upload_views_from_host(const ImageRgb8& left, const ImageRgb8& right);
   void upload_disparity_from_host(const ImageRgb8& colorized);
+  void upload_confidence_from_host(const ImageRgb8& colorized);
 
   GLuint texture(ViewImage image) const { return textures_[static_cast<int>(image)]; }
   int width() const { return width_; }
@@ -49,7 +50,8 @@ class ViewTextures {
  private:
   void upload(ViewImage image, const ImageRgb8& pixels, const char* what);
 
-  GLuint textures_[3] = {0, 0, 0};
+  static constexpr int kCount = 4;
+  GLuint textures_[kCount] = {0, 0, 0, 0};
   int width_ = 0;
   int height_ = 0;
   bool has_content_ = false;

@@ -86,6 +86,7 @@ class ViewerApp {
   void handle_keys();
   void handle_mouse(const FrameLayout& layout);
   void draw_view_overlays(const FrameLayout& layout);
+  void refresh_confidence_view(size_t shown_views);
   void apply_requests();
   void render_views(const FrameLayout& layout);
   bool screenshot_due() const;
@@ -134,6 +135,7 @@ class ViewerApp {
     }
   };
   std::optional<ColourKey> colour_key_;
+  int64_t confidence_sequence_ = -1;  // the frame whose confidence the texture holds
   int64_t frames_shown_ = 0;
   uint64_t latest_generation_ = 0;
   int64_t gl_frames_ = 0;
@@ -259,6 +261,7 @@ bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
   state_.calibration_summary = opened.calibration_summary;
   latest_generation_ = 0;
   colour_key_.reset();  // result sequences start again at 1
+  confidence_sequence_ = -1;
   pipeline_frames_ = 0;
   awaiting_index_ = -1;
   timings_.clear();
@@ -506,6 +509,8 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
       cursor_.x = static_cast<int>(ix);
       cursor_.y = static_cast<int>(iy);
       cursor_.disparity = frame_->result.disparity.at(cursor_.x, cursor_.y);
+      const ImageF32& confidence = frame_->result.confidence;
+      if (confidence.same_size(iw, ih)) cursor_.confidence = confidence.at(cursor_.x, cursor_.y);
     }
     break;
   }
@@ -517,7 +522,10 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
     const Rect& cell = layout.cells[i];
     draw->AddRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h),
                   IM_COL32(70, 70, 70, 255));
-    const char* name = view_kind_name(state_.settings.views[i]);
+    const bool no_confidence = state_.settings.views[i] == ViewKind::Confidence && frame_ &&
+                               frame_->result.confidence.empty();
+    const char* name = no_confidence ? "confidence (off: turn on 'confidence' in the panel)"
+                                     : view_kind_name(state_.settings.views[i]);
     draw->AddRectFilled(ImVec2(cell.x, cell.y),
                         ImVec2(cell.x + ImGui::CalcTextSize(name).x + 8.0f,
                                cell.y + ImGui::GetTextLineHeightWithSpacing()),
@@ -537,14 +545,7 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
                   IM_COL32(200, 200, 200, 255), waiting);
   }
   if (cursor_.inside && mouse_moved_ && !ImGui::GetIO().WantCaptureMouse) {
-    if (!is_valid_disparity(cursor_.disparity)) {
-      ImGui::SetTooltip("(%d, %d) invalid", cursor_.x, cursor_.y);
-    } else if (state_.settings.calibration.known()) {
-      ImGui::SetTooltip("(%d, %d) d %.2f px, Z %.3f m", cursor_.x, cursor_.y, cursor_.disparity,
-                        state_.settings.calibration.depth_m(cursor_.disparity));
-    } else {
-      ImGui::SetTooltip("(%d, %d) d %.2f px", cursor_.x, cursor_.y, cursor_.disparity);
-    }
+    ImGui::SetTooltip("%s", cursor_readout_text(cursor_, state_.settings.calibration).c_str());
   }
 }
 
@@ -628,6 +629,24 @@ void ViewerApp::apply_requests() {
   if (requests.quit) quit_ = true;
 }
 
+// The confidence texture, made only while a view shows it: [0, 1] through inferno (bright is
+// sure), a uniform dark grey when the result carries no confidence.
+void ViewerApp::refresh_confidence_view(size_t shown_views) {
+  if (!frame_ || confidence_sequence_ == frame_->sequence) return;
+  bool shown = false;
+  for (size_t i = 0; i < shown_views; ++i) shown |= state_.settings.views[i] == ViewKind::Confidence;
+  if (!shown) return;
+  confidence_sequence_ = frame_->sequence;
+  const ImageF32& confidence = frame_->result.confidence;
+  if (confidence.same_size(textures_->width(), textures_->height())) {
+    textures_->upload_confidence_from_host(
+        colorize_disparity(confidence, 0.0f, 1.0f, Colormap::Inferno, kInvalidColor));
+  } else {
+    textures_->upload_confidence_from_host(
+        ImageRgb8(textures_->width(), textures_->height(), Rgb8{40, 40, 40}));
+  }
+}
+
 void ViewerApp::render_views(const FrameLayout& layout) {
   Framebuffer fb;
   glfwGetFramebufferSize(window_, &fb.width, &fb.height);
@@ -638,6 +657,7 @@ void ViewerApp::render_views(const FrameLayout& layout) {
   glViewport(0, 0, fb.width, fb.height);
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
+  refresh_confidence_view(layout.cells.size());
   for (size_t i = 0; i < layout.cells.size(); ++i) {
     renderer_->draw(*textures_, state_.settings.views[i], layout.cells[i], layout.images[i],
                     state_.settings.blend_alpha, fb);

@@ -5,10 +5,11 @@
 namespace sv {
 
 ViewKind parse_view_kind(const std::string& name) {
-  for (ViewKind kind : {ViewKind::Left, ViewKind::Right, ViewKind::Disparity, ViewKind::Blend}) {
+  for (ViewKind kind : {ViewKind::Left, ViewKind::Right, ViewKind::Disparity, ViewKind::Blend,
+                        ViewKind::Confidence}) {
     if (name == view_kind_name(kind)) return kind;
   }
-  throw InputError("unknown view \"" + name + "\" (left, right, disparity, blend)");
+  throw InputError("unknown view \"" + name + "\" (left, right, disparity, blend, confidence)");
 }
 
 const char* view_kind_name(ViewKind kind) {
@@ -17,6 +18,7 @@ const char* view_kind_name(ViewKind kind) {
     case ViewKind::Right: return "right";
     case ViewKind::Disparity: return "disparity";
     case ViewKind::Blend: return "blend";
+    case ViewKind::Confidence: return "confidence";
   }
   return "?";
 }

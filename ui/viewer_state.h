@@ -9,6 +9,7 @@
 #include "src/app/timing_history.h"
 #include "src/core/stereo_params.h"
 #include "src/core/synthetic_scene.h"
+#include "ui/cursor_readout.h"
 #include "ui/source_choice.h"
 #include "ui/view_layout.h"
 #include "ui/view_textures.h"
@@ -59,14 +60,6 @@ struct ViewerState {
 
   // Also printed on stderr, so scripted runs leave a trace.
   void add_log(const std::string& line);
-};
-
-// Where the mouse points in the image, for the readout.
-struct CursorReadout {
-  bool inside = false;
-  int x = 0;
-  int y = 0;
-  float disparity = 0.0f;  // kInvalidDisparity where invalid
 };
 
 // Read-only facts the panels show.

@@ -28,6 +28,24 @@ class FallbackEngine : public StereoEngine {
 
   DisparityResult compute(const ImageU8& left, const ImageU8& right,
                           const StereoParams& params) override {
+    return route(left, right, params);
+  }
+  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
+                          const StereoParams& params) override {
+    return route(left, right, params);
+  }
+  DisparityResult compute(const ImageU16& left, const ImageU16& right,
+                          const StereoParams& params) override {
+    return route(left, right, params);
+  }
+  bool supports_high_bit_depth(const StereoParams& params) const override {
+    return fallback_.supports_high_bit_depth(params);
+  }
+
+ private:
+  // The same routing for 8-bit, colour and 16-bit input.
+  template <typename Image>
+  DisparityResult route(const Image& left, const Image& right, const StereoParams& params) {
     if (primary_ && !primary_->supports(params)) {
       if (cpu_only_noticed_.insert(params.algorithm).second) {
         notices_ << "note: " << params.algorithm
@@ -49,7 +67,6 @@ class FallbackEngine : public StereoEngine {
     return fallback_.compute(left, right, params);
   }
 
- private:
   std::unique_ptr<StereoEngine> primary_;
   CpuEngine fallback_;
   std::ostream& notices_;

@@ -59,6 +59,7 @@ class Mean {
 struct Averages {
   Mean rate[4][3];  // [metric][region]
   Mean region_avg_error[3];
+  Mean region_kept_bad_1[3];
   long long region_pixels[3] = {0, 0, 0};
   Mean density, milliseconds;
   Mean bad_1_columns;  // every (pair, region) bad-1 value
@@ -72,6 +73,7 @@ Averages average(const std::vector<PairResult>& pairs) {
       if (!region) continue;
       for (int m = 0; m < 4; ++m) a.rate[m][r].add(region->*kMetrics[m].field);
       a.region_avg_error[r].add(region->avg_abs_error);
+      a.region_kept_bad_1[r].add(region->bad_1_kept);
       a.region_pixels[r] += region->pixels;
       a.bad_1_columns.add(region->bad_1);
     }
@@ -116,10 +118,10 @@ void write_table_header(std::ostream& out, size_t name_width) {
     columns += " ";
     for (const char* region : kRegions) columns += " " + right(region, kNumberWidth);
   }
-  groups += "  " + right("avg err", kNumberWidth + 1) + right("density", kNumberWidth + 1) +
-            right("time", kNumberWidth + 3);
-  columns += "  " + right("nonocc", kNumberWidth + 1) + right("%", kNumberWidth + 1) +
-             right("ms", kNumberWidth + 3);
+  groups += "  " + right("avg err", kNumberWidth + 1) + right("kept-1", kNumberWidth + 1) +
+            right("density", kNumberWidth + 1) + right("time", kNumberWidth + 3);
+  columns += "  " + right("nonocc", kNumberWidth + 1) + right("nonocc", kNumberWidth + 1) +
+             right("%", kNumberWidth + 1) + right("ms", kNumberWidth + 3);
   out << groups << "\n" << columns << "\n";
 }
 
@@ -130,8 +132,8 @@ void write_table_row(std::ostream& out, const PairResult& p, size_t name_width) 
     for (const char* region : kRegions) out << cell(usable_region(p.evaluation, region), m.field);
   }
   const RegionErrors* nonocc = usable_region(p.evaluation, "nonocc");
-  out << "  " << cell(nonocc, &RegionErrors::avg_abs_error) << " "
-      << right(fixed(p.evaluation.density, 2), kNumberWidth) << " "
+  out << "  " << cell(nonocc, &RegionErrors::avg_abs_error) << cell(nonocc, &RegionErrors::bad_1_kept)
+      << " " << right(fixed(p.evaluation.density, 2), kNumberWidth) << " "
       << right(fixed(p.milliseconds, 1), kNumberWidth + 2) << "\n";
 }
 
@@ -142,7 +144,8 @@ void write_table_average(std::ostream& out, const Averages& a, size_t pair_count
     out << " ";
     for (int r = 0; r < 3; ++r) out << cell(a.rate[m][r]);
   }
-  out << "  " << cell(a.region_avg_error[0]) << cell(a.density) << "  " << cell(a.milliseconds, 1)
+  out << "  " << cell(a.region_avg_error[0]) << cell(a.region_kept_bad_1[0]) << cell(a.density)
+      << "  " << cell(a.milliseconds, 1)
       << "\n\n";
   out << "average bad-1 over " << a.bad_1_columns.count() << " columns (" << pair_count
       << " pairs x regions): " << fixed(a.bad_1_columns.value(), 2) << " %\n";
@@ -184,7 +187,8 @@ std::string json_region(const RegionErrors* r) {
   if (!r) return "null";
   std::string s = "{\"pixels\": " + std::to_string(r->pixels);
   for (const Metric& m : kMetrics) s += ", \"" + std::string(m.json_key) + "\": " + json_number(r->*m.field);
-  return s + ", \"avg_abs_error\": " + json_number(r->avg_abs_error) + "}";
+  return s + ", \"avg_abs_error\": " + json_number(r->avg_abs_error) +
+         ", \"bad_1_kept\": " + json_number(r->bad_1_kept) + "}";
 }
 
 std::string json_mean(const Mean& m) { return m.empty() ? "null" : json_number(m.value()); }
@@ -220,7 +224,8 @@ void write_json(std::ostream& out, const EvalOptions& options, const std::string
     }
     out << "{\"pixels\": " << a.region_pixels[r];
     for (int m = 0; m < 4; ++m) out << ", \"" << kMetrics[m].json_key << "\": " << json_mean(a.rate[m][r]);
-    out << ", \"avg_abs_error\": " << json_mean(a.region_avg_error[r]) << "}";
+    out << ", \"avg_abs_error\": " << json_mean(a.region_avg_error[r])
+        << ", \"bad_1_kept\": " << json_mean(a.region_kept_bad_1[r]) << "}";
   }
   out << "}},\n";
   out << "  \"average_bad_1\": " << json_mean(a.bad_1_columns) << ",\n";
@@ -231,7 +236,7 @@ void write_json(std::ostream& out, const EvalOptions& options, const std::string
 }  // namespace
 
 EvalComputeFn eval_compute_with(StereoEngine& engine) {
-  return [&engine](const ImageU8& left_image, const ImageU8& right_image, const StereoParams& params) {
+  return [&engine](const ImageRgb8& left_image, const ImageRgb8& right_image, const StereoParams& params) {
     DisparityResult result = engine.compute(left_image, right_image, params);
     return EvalComputeResult{std::move(result.disparity), result.timings.total_ms()};
   };
@@ -258,7 +263,7 @@ int run_eval_command(const EvalOptions& options, const EvalComputeFn& compute, s
       current_pair = sample.name;
       StereoParams params = options.params;
       if (!options.params_disparities_given) params.num_disparities = sample.num_disparities;
-      const EvalComputeResult computed = compute(to_gray(sample.left), to_gray(sample.right), params);
+      const EvalComputeResult computed = compute(sample.left, sample.right, params);
 
       PairResult p;
       p.name = sample.name;

@@ -26,14 +26,15 @@ struct EvalComputeResult {
   double milliseconds = 0.0;
 };
 using EvalComputeFn =
-    std::function<EvalComputeResult(const ImageU8& left, const ImageU8& right, const StereoParams&)>;
+    std::function<EvalComputeResult(const ImageRgb8& left, const ImageRgb8& right, const StereoParams&)>;
 
-// Adapts an engine: its disparity and the sum of its stage timings. `engine` must outlive the
-// returned function.
+// Adapts an engine: its disparity (StereoEngine::compute on the colour pair, which matches the
+// gray views except where colour weights apply) and the sum of its stage timings. `engine` must
+// outlive the returned function.
 EvalComputeFn eval_compute_with(StereoEngine& engine);
 
 // `stereoview eval`: loads every pair of options.dataset_dir (dataset_loader.h), computes each
-// with `compute` on the gray images (sv::to_gray) with options.params, its num_disparities set to
+// with `compute` on the colour images with options.params, its num_disparities set to
 // the dataset's suggestion unless params_disparities_given, and evaluates against the ground truth
 // (evaluation.h). Writes to `out` a table, one row per pair plus their average, with bad-1 for
 // nonocc / all / disc (Middlebury's classic columns), then bad-0.5, bad-2, bad-4 per region, the

@@ -20,6 +20,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/evaluation.h"
+#include "src/core/high_bit_depth.h"
 #include "src/core/image_formats.h"
 #include "src/core/synthetic_scene.h"
 #ifdef STEREOVIEW_HAS_OPENCV
@@ -40,6 +41,8 @@ struct SourceFrame {
   ImageRgb8 right_rgb;
   ImageU8 left;
   ImageU8 right;
+  ImageU16 left16;  // full depth from 16-bit sources, else empty
+  ImageU16 right16;
   ImageF32 ground_truth;
   EvaluationMasks masks;
 };
@@ -221,6 +224,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     const float range_max = range_min + options.params.num_disparities - 1;
     int64_t done = 0;
     int live_failures = 0;
+    bool depth_noted = false;  // 16-bit input: say once whether its full depth is matched
     while (done < limit) {
       SourceFrame frame;
       if (synthetic) {
@@ -251,12 +255,24 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         frame.right = to_gray(pair->right);
         frame.left_rgb = std::move(pair->left);
         frame.right_rgb = std::move(pair->right);
+        frame.left16 = std::move(pair->left16);
+        frame.right16 = std::move(pair->right16);
         require_matching_pair(frame.left, frame.right);
         add_dataset_ground_truth(*source, pair->index, frame);
       }
       pacer.wait();
 
-      const DisparityResult result = engine->compute(frame.left, frame.right, options.params);
+      if (!frame.left16.empty() && !depth_noted) {
+        const std::string note = high_bit_depth_fallback_note(*engine, options.params);
+        if (note.empty()) {
+          out << "matching the 16-bit values\n";
+        } else {
+          err << "note: " << note << "\n";
+        }
+        depth_noted = true;
+      }
+      const DisparityResult result = match_at_full_depth(*engine, frame.left_rgb, frame.right_rgb,
+                                                         frame.left16, frame.right16, options.params);
       if (!recording) {
         out << "frame " << done << ": " << std::fixed << std::setprecision(1)
             << result.timings.total_ms() << " ms";

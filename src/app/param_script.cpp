@@ -117,10 +117,10 @@ class LineParser {
       event.action = ScriptAction::Layout;
       event.value = words[args];
     } else if (command == "view") {
-      expect_arguments(words, args, 1, "view left|right|disparity|blend");
+      expect_arguments(words, args, 1, "view left|right|disparity|blend|confidence");
       const auto& names = script_view_names();
       if (std::find(names.begin(), names.end(), words[args]) == names.end()) {
-        fail("view \"" + words[args] + "\": one of left, right, disparity, blend");
+        fail("view \"" + words[args] + "\": one of left, right, disparity, blend, confidence");
       }
       event.action = ScriptAction::View;
       event.value = words[args];
@@ -200,7 +200,8 @@ class LineParser {
 }  // namespace
 
 const std::vector<std::string>& script_view_names() {
-  static const std::vector<std::string> names = {"left", "right", "disparity", "blend"};
+  static const std::vector<std::string> names = {"left", "right", "disparity", "blend",
+                                                  "confidence"};
   return names;
 }
 

@@ -13,7 +13,7 @@ namespace sv {
 //   at 10 algorithm bm-sad      # the same as: set algorithm = bm-sad
 //   at frame 3 colormap gray    # once 3 processed frames have been shown
 //   at frame 6 layout 4         # 1, 2 or 4 views
-//   at 12 view blend            # left, right, disparity, blend (the view of layout 1)
+//   at 12 view blend            # left, right, disparity, blend, confidence (layout 1's view)
 //   at 15 engine cpu            # cpu, cuda, auto
 //   at 20 pause | resume | snapshot [FOLDER] | quit
 //   at frame 5 source --sbs stereo.avi --calib c.yaml   # the stereoview CLI's source flags

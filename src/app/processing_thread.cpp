@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "src/core/error.h"
+#include "src/core/high_bit_depth.h"
 
 namespace sv {
 namespace {
@@ -163,7 +164,8 @@ uint64_t ProcessingThread::compute_and_publish(const StereoPair& pair) {
   frame.engine = engine_->name();
   const auto start = std::chrono::steady_clock::now();
   try {
-    frame.result = engine_->compute(to_gray(pair.left), to_gray(pair.right), params);
+    frame.result = match_at_full_depth(*engine_, pair.left, pair.right, pair.left16,
+                                       pair.right16, params);
   } catch (const std::exception& e) {
     collect_notices();
     report_error("frame " + std::to_string(pair.index) + ": " + e.what());

@@ -21,11 +21,18 @@ bool is_netpbm(const std::string& path) {
   return ext == "pgm" || ext == "ppm" || ext == "pnm";
 }
 
-ImageRgb8 read_color_image(const std::string& path) {
-  if (is_netpbm(path)) return read_ppm(path);
+// The colour view and, for a file with 16-bit samples, its full-depth gray (else left empty).
+void read_view(const std::string& path, ImageRgb8& view, ImageU16& gray16) {
+  if (is_netpbm(path)) {
+    view = read_ppm(path);
+    return;
+  }
 #ifdef STEREOVIEW_HAS_OPENCV
-  return read_image_rgb(path);
+  FullDepthImage image = read_image_full_depth(path);
+  view = std::move(image.view);
+  gray16 = std::move(image.gray16);
 #else
+  (void)gray16;
   throw InputError(path + ": this build reads only PGM/PPM images (it was built without OpenCV)");
 #endif
 }
@@ -38,11 +45,17 @@ std::string size_text(const ImageRgb8& image) {
 
 StillPairSource::StillPairSource(const std::string& left_path, const std::string& right_path)
     : left_path_(left_path), right_path_(right_path) {
-  pair_.left = read_color_image(left_path);
-  pair_.right = read_color_image(right_path);
+  read_view(left_path, pair_.left, pair_.left16);
+  read_view(right_path, pair_.right, pair_.right16);
   if (!pair_.left.same_size(pair_.right)) {
     throw InputError("left and right images differ in size: " + size_text(pair_.left) + " vs " +
                      size_text(pair_.right) + " ('" + left_path + "' and '" + right_path + "')");
+  }
+  if (pair_.left16.empty() != pair_.right16.empty()) {
+    const bool left_deep = !pair_.left16.empty();
+    throw InputError("'" + (left_deep ? left_path : right_path) + "' has 16-bit samples but '" +
+                     (left_deep ? right_path : left_path) +
+                     "' has 8-bit ones: give both images at the same bit depth");
   }
 }
 

@@ -9,6 +9,8 @@ namespace sv {
 // A single rectified image pair as a one-frame source. PGM/PPM are read by the core, other
 // formats through the io layer when the build has OpenCV. Both images are read by the
 // constructor, so a missing file or a size mismatch is reported before anything runs.
+// 16-bit files (PNG, TIFF) keep their depth in StereoPair::left16 / right16 beside the 8-bit
+// views; both files must then be 16-bit.
 class StillPairSource : public FrameSource {
  public:
   // InputError naming the file (missing, undecodable, format this build cannot read) or giving

@@ -7,7 +7,8 @@ namespace {
 std::vector<std::string> with_common(std::vector<std::string> specific) {
   for (const char* key : {"min-disparity", "disparities", "uniqueness", "subpixel", "lr-check",
                           "lr-max-diff", "median", "speckle-size", "speckle-range", "fill-holes",
-                          "pyramid-levels", "refine-radius"}) {
+                          "pyramid-levels", "refine-radius", "confidence", "confidence-threshold",
+                          "repair"}) {
     specific.emplace_back(key);
   }
   return specific;
@@ -19,7 +20,8 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
   static const std::vector<AlgorithmInfo> registry = {
       {"census-sgm", "census transform, normalized Hamming cost, semi-global matching",
        MatchingCost::Census, Aggregation::Sgm,
-       with_common({"census", "paths", "p1", "p2", "adaptive-p2", "p2-edge-scale"})},
+       with_common({"census", "missing-value", "paths", "p1", "p2", "adaptive-p2",
+                    "p2-edge-scale"})},
       {"rank-sgm", "rank transform, absolute rank difference, semi-global matching (Banz 2011)",
        MatchingCost::Rank, Aggregation::Sgm,
        with_common({"rank-window", "paths", "p1", "p2", "adaptive-p2", "p2-edge-scale"})},
@@ -31,11 +33,12 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
        Aggregation::Window, with_common({"window", "zncc-min"})},
       {"esaw", "truncated absolute difference, exponential-step adaptive weights (Yu 2009)",
        MatchingCost::TruncatedAd, Aggregation::Esaw,
-       with_common({"iterations", "step-base", "gamma-c", "gamma-p", "tau", "lambda"})},
+       with_common({"iterations", "step-base", "gamma-c", "gamma-p", "tau", "lambda",
+                    "half-costs", "colour-weights"})},
       {"esmp", "ESAW aggregating min-sum messages, truncated linear smoothness (Yu 2009)",
        MatchingCost::TruncatedAd, Aggregation::Esmp,
        with_common({"iterations", "step-base", "gamma-c", "gamma-p", "tau", "lambda", "smooth-c",
-                    "smooth-eta"})},
+                    "smooth-eta", "half-costs", "colour-weights"})},
   };
   return registry;
 }

@@ -8,10 +8,14 @@
 #include "src/core/block_matching.h"
 #include "src/core/census_cost.h"
 #include "src/core/census_transform.h"
+#include "src/core/confidence.h"
 #include "src/core/disparity.h"
+#include "src/core/disparity_repair.h"
 #include "src/core/error.h"
 #include "src/core/esaw_aggregation.h"
 #include "src/core/esmp_aggregation.h"
+#include "src/core/half_float.h"
+#include "src/core/high_bit_depth.h"
 #include "src/core/hole_filling.h"
 #include "src/core/lr_check.h"
 #include "src/core/median_filter.h"
@@ -25,6 +29,12 @@
 namespace sv {
 namespace {
 
+// What the confidence needs from the final level's cost volume (its costs are gone afterwards).
+struct ConfidenceInputs {
+  CostPeaks peaks;
+  ImageI16 right_view;  // empty without the LR check
+};
+
 // Matches one pyramid level. Coarse levels only feed the predictor, so they skip the
 // rejection steps (LR check, uniqueness, speckles) whose holes the predictor would have to fill.
 class LevelMatcher {
@@ -33,6 +43,18 @@ class LevelMatcher {
                const std::string& stage_prefix, StageTimings& timings)
       : algorithm_(algorithm), params_(params), final_(final_level), prefix_(stage_prefix),
         timings_(timings) {}
+
+  // Asks the level to keep the cost peaks and right view for the confidence.
+  void keep_confidence_inputs(ConfidenceInputs* inputs) { confidence_inputs_ = inputs; }
+
+  // 16-bit input (high_bit_depth.h): the census reads these instead of the 8-bit views.
+  void use_16bit_census_input(const ImageU16& left, const ImageU16& right) {
+    left16_ = &left;
+    right16_ = &right;
+  }
+
+  // Colour input of the level (esaw_aggregation.cpp, "Colour or gray"): ESAW / ESMP weigh with it.
+  void use_colour_guide(const ImageRgb8& left) { colour_guide_ = &left; }
 
   ImageI16 match(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
     switch (algorithm_.cost) {
@@ -74,8 +96,17 @@ class LevelMatcher {
   }
 
   ImageI16 match_census(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
-    const CensusImage census_left = timed("census", [&] { return census_transform(left, params_.census); });
-    const CensusImage census_right = timed("census", [&] { return census_transform(right, params_.census); });
+    // Missing values are input values: coarse pyramid levels hold averages, so only the input
+    // level (the final one) knows them.
+    const int missing = final_ ? params_.missing_value : -1;
+    const auto census_of = [&](const ImageU8& image8, const ImageU16* image16) {
+      return timed("census", [&] {
+        return image16 ? census_transform(*image16, params_.census, missing)
+                       : census_transform(image8, params_.census, missing);
+      });
+    };
+    const CensusImage census_left = census_of(left, left16_);
+    const CensusImage census_right = census_of(right, right16_);
     const auto costs = timed("cost", [&] { return census_cost_volume(census_left, census_right, range); });
     if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
     const SgmSettings sgm = sgm_settings(params_);
@@ -93,25 +124,26 @@ class LevelMatcher {
     return select(aggregated, kNoLimit);
   }
 
-  // ESAW / ESMP (Yu et al. 2009). eta is relative to the full search range, so it is the same
-  // at every pyramid level.
+  // ESAW / ESMP (Yu et al. 2009).
   ImageI16 match_exponential_step(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
     auto costs = timed("cost", [&] {
-      return truncated_ad_cost_volume(left, right, range, params_.ad_lambda, params_.ad_tau);
+      auto volume = truncated_ad_cost_volume(left, right, range, params_.ad_lambda, params_.ad_tau);
+      if (params_.half_costs) round_to_half(volume);  // stored as half, like the CUDA engine
+      return volume;
     });
-    EsawSettings esaw;
-    esaw.iterations = params_.esaw_iterations;
-    esaw.step_base = params_.esaw_step_base;
-    esaw.gamma_c = params_.esaw_gamma_c;
-    esaw.gamma_p = params_.esaw_gamma_p;
+    const EsawSettings esaw = esaw_settings(params_);
     if (algorithm_.aggregation == Aggregation::Esmp) {
-      MessageSettings messages;
-      messages.slope = params_.esmp_c;
-      messages.cap = params_.esmp_eta * static_cast<float>(params_.num_disparities);
-      const auto aggregated = timed("esmp", [&] { return esmp_aggregate(std::move(costs), left, esaw, messages); });
+      const MessageSettings messages = esmp_message_settings(params_);
+      const auto aggregated = timed("esmp", [&] {
+        return colour_guide_ ? esmp_aggregate(std::move(costs), *colour_guide_, esaw, messages)
+                             : esmp_aggregate(std::move(costs), left, esaw, messages);
+      });
       return select(aggregated, kNoLimit);
     }
-    const auto aggregated = timed("esaw", [&] { return esaw_aggregate(std::move(costs), left, esaw); });
+    const auto aggregated = timed("esaw", [&] {
+      return colour_guide_ ? esaw_aggregate(std::move(costs), *colour_guide_, esaw)
+                           : esaw_aggregate(std::move(costs), left, esaw);
+    });
     return select(aggregated, kNoLimit);
   }
 
@@ -122,9 +154,16 @@ class LevelMatcher {
     wta.subpixel = params_.subpixel || !final_;
     wta.max_cost = max_cost;
     ImageI16 disparity = timed("wta", [&] { return winner_takes_all(costs, wta); });
+    ImageI16 right_view;
     if (final_ && params_.lr_check) {
       ScopedStageTimer timer(timings_, prefix_ + "lr-check");
-      lr_check(disparity, right_view_disparity(costs), params_.lr_max_diff);
+      right_view = right_view_disparity(costs);
+      lr_check(disparity, right_view, params_.lr_max_diff);
+    }
+    if (confidence_inputs_ != nullptr) {
+      ScopedStageTimer timer(timings_, prefix_ + "confidence");
+      confidence_inputs_->peaks = cost_peaks(costs);
+      confidence_inputs_->right_view = std::move(right_view);
     }
     return disparity;
   }
@@ -134,6 +173,10 @@ class LevelMatcher {
   bool final_;
   std::string prefix_;
   StageTimings& timings_;
+  ConfidenceInputs* confidence_inputs_ = nullptr;
+  const ImageU16* left16_ = nullptr;
+  const ImageU16* right16_ = nullptr;
+  const ImageRgb8* colour_guide_ = nullptr;
 };
 
 
@@ -148,8 +191,13 @@ void require_matching_pair(const ImageU8& left, const ImageU8& right) {
   }
 }
 
-DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
-                                   const StereoParams& params) {
+// The whole pipeline on 8-bit views; for 16-bit input `left16` / `right16` (else null) feed the
+// census instead (no pyramid then: require_high_bit_depth_support); `colour_left` (else null),
+// the colour of `left`, guides ESAW / ESMP's weights on the input level.
+static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
+                                    const ImageU16* left16, const ImageU16* right16,
+                                    const StereoParams& params,
+                                    const ImageRgb8* colour_left = nullptr) {
   require_valid(params);
   require_matching_pair(left, right);
   const AlgorithmInfo& algorithm = *find_algorithm(params.algorithm);
@@ -166,9 +214,13 @@ DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
 
   SearchRange range = coarse_search_range(params.min_disparity, params.num_disparities, levels);
   ImageI16 disparity;
+  ConfidenceInputs confidence_inputs;
   for (int level = levels; level >= 0; --level) {
     const std::string prefix = level > 0 ? "L" + std::to_string(level) + " " : "";
     LevelMatcher matcher(algorithm, params, level == 0, prefix, result.timings);
+    if (left16 != nullptr) matcher.use_16bit_census_input(*left16, *right16);
+    if (level == 0 && colour_left != nullptr) matcher.use_colour_guide(*colour_left);
+    if (level == 0 && wants_confidence(params)) matcher.keep_confidence_inputs(&confidence_inputs);
     disparity = matcher.match(left_pyramid[level], right_pyramid[level], range);
     if (level > 0) {
       const ImageU8& finer = left_pyramid[level - 1];
@@ -177,6 +229,26 @@ DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
     }
   }
 
+  // The confidence belongs to the selected disparities, so it and what it drives (repair, then
+  // the threshold on the repaired confidence) come before the filters that change them.
+  if (wants_confidence(params)) {
+    {
+      ScopedStageTimer timer(result.timings, "confidence");
+      const ConfidenceSettings settings = confidence_settings(params);
+      const ImageF32 texture = texture_deviation(left, settings.texture_window_width,
+                                                 settings.texture_window_height);
+      result.confidence = combined_confidence(disparity, confidence_inputs.peaks, texture,
+                                              confidence_inputs.right_view, settings);
+    }
+    if (params.repair) {
+      ScopedStageTimer timer(result.timings, "repair");
+      repair_disparity(disparity, result.confidence);
+    }
+    if (params.confidence_threshold > 0.0f) {
+      ScopedStageTimer timer(result.timings, "threshold");
+      apply_confidence_threshold(disparity, result.confidence, params.confidence_threshold);
+    }
+  }
   if (params.median > 1) {
     ScopedStageTimer timer(result.timings, "median");
     disparity = median_filter(disparity, params.median);
@@ -192,6 +264,35 @@ DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
   result.disparity = fixed_to_float_disparity(disparity);
   result.disparity_fixed = std::move(disparity);
   return result;
+}
+
+DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
+                                   const StereoParams& params) {
+  require_valid(params);
+  require_missing_value_fits(params, 255);
+  return run_pipeline(left, right, nullptr, nullptr, params);
+}
+
+DisparityResult CpuEngine::compute(const ImageRgb8& left, const ImageRgb8& right,
+                                   const StereoParams& params) {
+  const ImageU8 gray_left = to_gray(left);
+  const ImageU8 gray_right = to_gray(right);
+  if (!uses_colour_weights(params)) return compute(gray_left, gray_right, params);
+  require_valid(params);
+  require_missing_value_fits(params, 255);
+  return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, &left);
+}
+
+DisparityResult CpuEngine::compute(const ImageU16& left, const ImageU16& right,
+                                   const StereoParams& params) {
+  require_valid(params);
+  require_high_bit_depth_support(params);
+  require_matching_pair(left, right);
+  return run_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, params);
+}
+
+bool CpuEngine::supports_high_bit_depth(const StereoParams& params) const {
+  return high_bit_depth_problem(params).empty();
 }
 
 }  // namespace sv

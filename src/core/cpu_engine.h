@@ -11,6 +11,13 @@ class CpuEngine : public StereoEngine {
   std::string name() const override { return "cpu"; }
   DisparityResult compute(const ImageU8& left, const ImageU8& right,
                           const StereoParams& params) override;
+  // ESAW / ESMP with colour weights (uses_colour_weights); everything else on the gray views.
+  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
+                          const StereoParams& params) override;
+  // Census algorithms on the 16-bit values (high_bit_depth.h).
+  DisparityResult compute(const ImageU16& left, const ImageU16& right,
+                          const StereoParams& params) override;
+  bool supports_high_bit_depth(const StereoParams& params) const override;
 };
 
 }  // namespace sv

@@ -37,13 +37,17 @@ void cost_to_message(float* m, int count, const MessageSettings& settings) {
   for (int d = count - 2; d >= 0; --d) m[d] = std::min(std::min(m[d + 1] + c, m[d]), h);
 }
 
-void cost_to_message(CostVolume<float>& volume, const MessageSettings& settings) {
+void require_valid_message_settings(const MessageSettings& settings) {
   if (!(settings.slope >= 0.0f) || !std::isfinite(settings.slope)) {
     throw InputError("ESMP: the smoothness slope c must be finite and >= 0, got " + std::to_string(settings.slope));
   }
   if (!(settings.cap >= 0.0f) || !std::isfinite(settings.cap)) {
     throw InputError("ESMP: the smoothness cap eta must be finite and >= 0, got " + std::to_string(settings.cap));
   }
+}
+
+void cost_to_message(CostVolume<float>& volume, const MessageSettings& settings) {
+  require_valid_message_settings(settings);
   const int count = volume.count();
   parallel_for(0, volume.height(), [&](int y) {
     for (int x = 0; x < volume.width(); ++x) cost_to_message(volume.pixel(x, y), count, settings);

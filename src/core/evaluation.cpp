@@ -15,6 +15,7 @@
 //                   as wrong at every threshold).
 //   avg_abs_error   mean |estimate - truth| over the region's pixels with a valid estimate; 0 when
 //                   there are none.
+//   bad_1_kept      percent of the region's valid estimates with error > 1 (0 when none).
 //   density         percent of known pixels (whole image, no mask) with a valid estimate.
 // A region with no pixels reports pixels = 0 and every rate 0; callers show it as unavailable.
 
@@ -71,7 +72,10 @@ RegionErrors evaluate_region(const std::string& region, const ImageF32& estimate
     r.bad_2 = bad_2 * to_percent;
     r.bad_4 = bad_4 * to_percent;
   }
-  if (valid > 0) r.avg_abs_error = abs_error_sum / static_cast<double>(valid);
+  if (valid > 0) {
+    r.avg_abs_error = abs_error_sum / static_cast<double>(valid);
+    r.bad_1_kept = 100.0 * static_cast<double>(bad_1 - (pixels - valid)) / static_cast<double>(valid);
+  }
   return r;
 }
 

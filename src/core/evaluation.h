@@ -19,6 +19,9 @@ struct RegionErrors {
   double bad_2 = 0.0;
   double bad_4 = 0.0;
   double avg_abs_error = 0.0;  // over valid estimates, px
+  // Percent of the valid estimates with |error| > 1 px: the error of what a filter (LR check,
+  // confidence threshold) kept, read beside the density.
+  double bad_1_kept = 0.0;
 };
 
 struct EvaluationMasks {

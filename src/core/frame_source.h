@@ -16,6 +16,11 @@ struct StereoPair {
   double timestamp_s = 0.0;  // capture or presentation time in seconds
   ImageRgb8 left;
   ImageRgb8 right;
+  // Full-depth gray of a 16-bit source (image files with 16-bit samples), empty otherwise. The
+  // views above stay 8-bit (the high byte) for display and recording; engines that can match
+  // 16-bit values take these instead (high_bit_depth.h, match_at_full_depth).
+  ImageU16 left16;
+  ImageU16 right16;
 };
 
 // Where pairs come from: synthetic scene, video files, image sequences, cameras. A source is

@@ -145,6 +145,11 @@ std::vector<ParamDescriptor> make_table() {
     throw InputError("--census: \"" + v + "\" is not one of 5x5, 7x7, 9x7, 9x9, 11x11");
   };
   t.push_back(census);
+  t.push_back(int_param("missing-value",
+                        "Census: input value that means no data (dead pixels, a black "
+                        "rectification border); such pixels never match. -1 = none; up to 255 "
+                        "for 8-bit input, 65535 for 16-bit.",
+                        -1, 65535, &StereoParams::missing_value));
   t.push_back(int_param("rank-window",
                         "Rank transform window M x M (odd): each pixel becomes the count of its "
                         "neighbours darker than it. Larger is more robust, blurs depth edges.",
@@ -191,6 +196,20 @@ std::vector<ParamDescriptor> make_table() {
                          "Fill pixels rejected by the checks from the farther of their valid row "
                          "neighbours (occlusions belong to the background). Off shows the holes.",
                          &StereoParams::fill_holes));
+  t.push_back(bool_param("confidence",
+                         "Compute a per-pixel confidence in 0..1 (peak ratio x matching score x "
+                         "texture x left-right agreement) for the confidence view and readout.",
+                         &StereoParams::confidence));
+  t.push_back(float_param("confidence-threshold",
+                          "Reject pixels whose confidence is below this (0 = off). Around 0.1 "
+                          "drops ambiguous and textureless matches; turn fill-holes off to keep "
+                          "them out.",
+                          0, 1, &StereoParams::confidence_threshold));
+  t.push_back(bool_param("repair",
+                         "Correct low-confidence outliers and narrow gaps from two more confident "
+                         "neighbours that agree, within 10 px on either side (horizontal, "
+                         "vertical, horizontal passes).",
+                         &StereoParams::repair));
   t.push_back(int_param("pyramid-levels",
                         "Coarse-to-fine levels (0 = off): full range on a 2^L smaller image, "
                         "then a narrow search on each finer level.",
@@ -209,8 +228,9 @@ std::vector<ParamDescriptor> make_table() {
                           "the pixels round(b^(t-1)) px away. Larger reaches farther with gaps.",
                           1, 4, &StereoParams::esaw_step_base));
   t.push_back(float_param("gamma-c",
-                          "ESAW/ESMP: gray-level difference at which a neighbour's weight falls "
-                          "by 1/e. Smaller keeps depth edges sharper, larger smooths more.",
+                          "ESAW/ESMP: colour difference (largest RGB channel; gray level with "
+                          "colour-weights off) at which a neighbour's weight falls by 1/e. "
+                          "Smaller keeps depth edges sharper, larger smooths more; 12 suits gray.",
                           0.1, 1000, &StereoParams::esaw_gamma_c));
   t.push_back(float_param("gamma-p",
                           "ESAW/ESMP: distance in px at which a neighbour's weight falls by 1/e; "
@@ -232,6 +252,15 @@ std::vector<ParamDescriptor> make_table() {
                           "ESMP: the most a disparity jump costs, as a fraction of the number of "
                           "disparities (eta = this x disparities). Lower keeps depth edges.",
                           0, 10, &StereoParams::esmp_eta));
+  t.push_back(bool_param("half-costs",
+                         "ESAW/ESMP: keep the cost volumes in half precision (11 significant "
+                         "bits): half the memory traffic on the GPU, a slightly coarser cost.",
+                         &StereoParams::half_costs));
+  t.push_back(bool_param("colour-weights",
+                         "ESAW/ESMP: weigh neighbours by colour (largest RGB channel "
+                         "difference) instead of gray level, so edges between colours of equal "
+                         "brightness stay sharp. Needs colour input; the cost stays on gray.",
+                         &StereoParams::colour_weights));
   return t;
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "src/core/error.h"
 #include "src/core/image.h"
 #include "src/core/stage_timings.h"
 #include "src/core/stereo_params.h"
@@ -20,6 +21,9 @@ class DeviceResult {
 struct DisparityResult {
   ImageF32 disparity;        // px, kInvalidDisparity (+inf) where no match survived
   ImageI16 disparity_fixed;  // the same in 1/16 px fixed point: the exact, comparable result
+  // Per-pixel confidence in [0, 1] (confidence.h), 0 where the selection found no match; empty
+  // unless the parameters ask for it (confidence, confidence-threshold or repair).
+  ImageF32 confidence;
   StageTimings timings;
   // Set only by an engine asked to keep device results (set_keep_device_results).
   std::shared_ptr<const DeviceResult> device;
@@ -34,6 +38,23 @@ class StereoEngine {
   virtual std::string name() const = 0;
   virtual DisparityResult compute(const ImageU8& left, const ImageU8& right,
                                   const StereoParams& params) = 0;
+  // Colour input: engines that can use colour (ESAW / ESMP's adaptive weights with
+  // `colour-weights` on, uses_colour_weights in esaw_aggregation.h) override this; every other
+  // case matches the gray views (to_gray), bit for bit as compute() on them.
+  virtual DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
+                                  const StereoParams& params) {
+    return compute(to_gray(left), to_gray(right), params);
+  }
+  // 16-bit gray input: the census compares the full 16-bit values, everything after it is the
+  // 8-bit pipeline (high_bit_depth.h). Engines that can say so in supports_high_bit_depth(); this
+  // default refuses with an InputError, since a silent reduction to 8 bits would lose the data.
+  virtual DisparityResult compute(const ImageU16& /*left*/, const ImageU16& /*right*/,
+                                  const StereoParams& params) {
+    throw InputError("the " + name() + " engine cannot take 16-bit input (" + params.algorithm +
+                     ")");
+  }
+  // Whether compute(ImageU16, ...) handles `params` (census algorithms without the pyramid).
+  virtual bool supports_high_bit_depth(const StereoParams& /*params*/) const { return false; }
   // Asks for DisparityResult::device on later frames (for CUDA-GL interop); engines that have no
   // device ignore it.
   virtual void set_keep_device_results(bool /*keep*/) {}

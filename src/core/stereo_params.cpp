@@ -98,8 +98,10 @@ std::vector<std::string> StereoParams::validate() const {
   if (median != 0 && median != 3 && median != 5) {
     problems.push_back("median filter size must be 0 (off), 3 or 5, got " + std::to_string(median));
   }
+  check_range(problems, "missing value", missing_value, -1, 65535);
   check_range(problems, "speckle size", speckle_size, 0, 100000);
   check_range(problems, "speckle range", speckle_range, 0, 64);
+  check_float_range(problems, "confidence threshold", confidence_threshold, 0.0f, 1.0f);
   check_range(problems, "pyramid levels", pyramid_levels, 0, 4);
   check_range(problems, "refinement radius", refine_radius, 1, 16);
   check_range(problems, "ESAW iterations", esaw_iterations, 1, 16);
@@ -126,16 +128,20 @@ std::vector<std::string> StereoParams::validate() const {
 bool StereoParams::operator==(const StereoParams& o) const {
   return algorithm == o.algorithm && min_disparity == o.min_disparity &&
          num_disparities == o.num_disparities && window == o.window &&
-         bm_max_cost == o.bm_max_cost && zncc_min == o.zncc_min && census == o.census && rank_window == o.rank_window &&
+         bm_max_cost == o.bm_max_cost && zncc_min == o.zncc_min && census == o.census &&
+         missing_value == o.missing_value && rank_window == o.rank_window &&
          sgm_paths == o.sgm_paths && p1 == o.p1 && p2 == o.p2 && adaptive_p2 == o.adaptive_p2 &&
          p2_edge_scale == o.p2_edge_scale && uniqueness == o.uniqueness &&
          subpixel == o.subpixel && lr_check == o.lr_check && lr_max_diff == o.lr_max_diff &&
          median == o.median && speckle_size == o.speckle_size &&
          speckle_range == o.speckle_range && fill_holes == o.fill_holes && pyramid_levels == o.pyramid_levels &&
+         confidence == o.confidence && confidence_threshold == o.confidence_threshold &&
+         repair == o.repair &&
          refine_radius == o.refine_radius && esaw_iterations == o.esaw_iterations &&
          esaw_step_base == o.esaw_step_base && esaw_gamma_c == o.esaw_gamma_c &&
          esaw_gamma_p == o.esaw_gamma_p && ad_tau == o.ad_tau && ad_lambda == o.ad_lambda &&
-         esmp_c == o.esmp_c && esmp_eta == o.esmp_eta;
+         esmp_c == o.esmp_c && esmp_eta == o.esmp_eta &&
+         half_costs == o.half_costs && colour_weights == o.colour_weights;
 }
 
 void require_valid(const StereoParams& params) {

@@ -38,6 +38,11 @@ struct StereoParams {
   float zncc_min = -1.0f;    // ZNCC: reject when the best correlation is below it; -1 = off
 
   CensusWindow census = CensusWindow::W9x7;
+  // Input value meaning "no data" (dead pixels, a rectification border): the census marks such
+  // pixels missing, so they never match (census_transform.h). -1 = none; 0..255 for 8-bit input,
+  // 0..65535 for 16-bit (StereoEngine::compute rejects a value the input cannot hold). Census
+  // algorithms only; pyramid levels above 0 average pixels, so it applies to the input level.
+  int missing_value = -1;
   int rank_window = 9;  // rank transform window M x M (odd, 3..15), rank_transform.h
 
   // Semi-global matching, in units of the census cost (0..kMaxMatchCost, census_cost.h).
@@ -57,6 +62,12 @@ struct StereoParams {
   int speckle_range = 1;    // 0..64 px: neighbours closer than this belong to one region
   bool fill_holes = true;   // fill invalid pixels from the farther valid row neighbour
 
+  // Confidence (Prehn 2007, confidence.h) and the outlier repair it drives (disparity_repair.h).
+  // Order: selection, LR check, confidence, repair, threshold, then median, speckle, fill.
+  bool confidence = false;            // compute DisparityResult::confidence
+  float confidence_threshold = 0.0f;  // 0..1: invalidate pixels less confident than this; 0 = off
+  bool repair = false;                // confidence-driven repair in H, V, H passes
+
   // Coarse-to-fine: full range on the coarsest of pyramid_levels 2x2 reductions, then
   // +-refine_radius around the doubled estimate on each finer level.
   int pyramid_levels = 0;  // 0..4
@@ -64,17 +75,24 @@ struct StereoParams {
 
   // ESAW / ESMP (Yu et al. 2009): cost lambda * min(|IL - IR|, tau) on gray levels, then T
   // iterations of three-tap adaptive-weight passes at offsets round(b^(t-1)). Defaults: the
-  // paper's ESAW settings (T 9, b 1.9, gamma-p 36, tau 12) and ESMP's lambda, c and eta, with
-  // gamma-c tuned on Middlebury for gray weights (README, Accuracy).
+  // paper's ESAW settings (T 9, b 1.9, gamma-c 17, gamma-p 36, tau 12) and ESMP's lambda, c and
+  // eta. gamma-c 17 is for colour weights (the default, and the paper's); with gray weights
+  // (gray input or colour-weights off) 12 does better on Middlebury (README, Accuracy).
   int esaw_iterations = 9;        // 1..16, T
   float esaw_step_base = 1.9f;    // 1..4, b
-  float esaw_gamma_c = 12.0f;     // 0.1..1000 gray levels, weight falloff with intensity change
+  float esaw_gamma_c = 17.0f;     // 0.1..1000 levels, weight falloff with colour / gray change
   float esaw_gamma_p = 36.0f;     // 0.1..1000 px, weight falloff with distance
   float ad_tau = 12.0f;           // 1..255 gray levels, truncation of the absolute difference
   float ad_lambda = 0.15f;        // 0.001..100, cost scale (matters only against ESMP's c, eta)
   // ESMP smoothness V(x) = min(c |x|, eta) in cost units, eta = esmp_eta * num_disparities.
   float esmp_c = 1.0f;            // 0..100
   float esmp_eta = 0.0375f;       // 0..10
+  // Store the ESAW / ESMP cost volumes in half precision (CUDA: __half; CPU: every stored cost
+  // rounded to half, half_float.h): half the memory traffic of the passes.
+  bool half_costs = false;
+  // ESAW / ESMP: adaptive weights from the colour of the left view (largest RGB channel
+  // difference, esaw_aggregation.cpp) when the engine is given colour images; gray otherwise.
+  bool colour_weights = true;
 
   // Every problem found, each as a complete sentence naming the field and the value;
   // empty when the parameters are usable.

@@ -5,6 +5,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "src/core/error.h"
+#include "src/core/high_bit_depth.h"
 
 namespace sv {
 
@@ -105,6 +106,31 @@ ImageU16 read_image_u16(const std::string& path) {
                    std::to_string(channels) + " channels of " +
                    (depth == CV_16U ? "16" : depth == CV_8U ? "8" : "non-integer") +
                    "-bit samples");
+}
+
+FullDepthImage read_image_full_depth(const std::string& path) {
+  const cv::Mat mat = read_with_opencv(path, cv::IMREAD_UNCHANGED);
+  if (mat.depth() != CV_16U) return FullDepthImage{read_image_rgb(path), ImageU16()};
+  const int channels = mat.channels();
+  FullDepthImage image{ImageRgb8(mat.cols, mat.rows), ImageU16(mat.cols, mat.rows)};
+  for (int y = 0; y < mat.rows; ++y) {
+    const uint16_t* src = mat.ptr<uint16_t>(y);
+    Rgb8* view = image.view.row(y);
+    uint16_t* gray = image.gray16.row(y);
+    for (int x = 0; x < mat.cols; ++x) {
+      const uint16_t* p = src + static_cast<size_t>(x) * channels;
+      if (channels >= 3) {  // BGR(A); alpha dropped
+        const uint32_t b = p[0], g = p[1], r = p[2];
+        gray[x] = static_cast<uint16_t>((77 * r + 150 * g + 29 * b + 128) >> 8);
+        view[x] = Rgb8{eight_bit_value(p[2]), eight_bit_value(p[1]), eight_bit_value(p[0])};
+      } else {  // gray, or gray and alpha
+        gray[x] = p[0];
+        const uint8_t v = eight_bit_value(p[0]);
+        view[x] = Rgb8{v, v, v};
+      }
+    }
+  }
+  return image;
 }
 
 void write_png(const std::string& path, const ImageU8& image) {

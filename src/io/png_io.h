@@ -23,6 +23,17 @@ ImageU8 read_image_gray(const std::string& path);
 // sv::to_gray; a 16-bit colour file is an InputError.
 ImageU16 read_image_u16(const std::string& path);
 
+// An image file as the sources deliver it (StereoPair): the 8-bit colour view and, for a file
+// with 16-bit samples, its gray at full depth (gray files unchanged, colour files through
+// rgb_to_gray's weights on the 16-bit values). A 16-bit file's view is the high byte of each
+// sample (eight_bit_value in high_bit_depth.h); an 8-bit file reads as read_image_rgb and leaves
+// `gray16` empty.
+struct FullDepthImage {
+  ImageRgb8 view;
+  ImageU16 gray16;
+};
+FullDepthImage read_image_full_depth(const std::string& path);
+
 // PNG writers; the file name should end in .png (OpenCV picks the encoder from it).
 void write_png(const std::string& path, const ImageU8& image);
 void write_png(const std::string& path, const ImageU16& image);

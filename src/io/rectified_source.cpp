@@ -22,6 +22,7 @@ std::optional<StereoPair> RectifiedSource::next() {
     post_notice(notices_, rectifier_->summary());
   }
   rectifier_->rectify(pair->left, pair->right);
+  if (!pair->left16.empty()) rectifier_->rectify(pair->left16, pair->right16);
   return pair;
 }
 

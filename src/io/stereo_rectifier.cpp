@@ -1,6 +1,7 @@
 #include "src/io/stereo_rectifier.h"
 
 #include <cmath>
+#include <cstring>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -121,6 +122,28 @@ void StereoRectifier::rectify(ImageRgb8& left, ImageRgb8& right) const {
   };
   remap_view(left, cv_maps_->left_x, cv_maps_->left_y);
   remap_view(right, cv_maps_->right_x, cv_maps_->right_y);
+}
+
+void StereoRectifier::rectify(ImageU16& left, ImageU16& right) const {
+  if (!left.same_size(width_, height_) || !right.same_size(width_, height_)) {
+    throw InputError("rectification was built for " + size_text(width_, height_) +
+                     " but the 16-bit pair is " + size_text(left.width(), left.height()) +
+                     " and " + size_text(right.width(), right.height()));
+  }
+  if (!remaps_) return;
+  const auto remap_plane = [](ImageU16& plane, const cv::Mat& map_x, const cv::Mat& map_y) {
+    const cv::Mat raw(plane.height(), plane.width(), CV_16UC1, plane.data());
+    cv::Mat rectified;
+    cv::remap(raw, rectified, map_x, map_y, cv::INTER_LINEAR, cv::BORDER_CONSTANT,
+              cv::Scalar::all(0));
+    ImageU16 out(rectified.cols, rectified.rows);
+    for (int y = 0; y < out.height(); ++y) {
+      std::memcpy(out.row(y), rectified.ptr<uint16_t>(y), sizeof(uint16_t) * out.width());
+    }
+    plane = std::move(out);
+  };
+  remap_plane(left, cv_maps_->left_x, cv_maps_->left_y);
+  remap_plane(right, cv_maps_->right_x, cv_maps_->right_y);
 }
 
 }  // namespace sv

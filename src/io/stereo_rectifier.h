@@ -50,6 +50,9 @@ class StereoRectifier {
   // Rectifies a pair in place on the CPU: bilinear, black outside the raw image. InputError when
   // the pair is not width x height.
   void rectify(ImageRgb8& left, ImageRgb8& right) const;
+  // The same for the 16-bit gray planes of a 16-bit source (StereoPair::left16, right16),
+  // bilinear on the 16-bit values, 0 outside (with missing-value 0 the border never matches).
+  void rectify(ImageU16& left, ImageU16& right) const;
 
  private:
   struct CvMaps;

@@ -422,7 +422,7 @@ EvalRun run_eval(const EvalOptions& options, const EvalComputeFn& compute) {
 // A compute function that ignores the images and returns the truth moved by `offset`, with
 // every pixel of the left half invalid when `invalid_left_half`.
 EvalComputeFn truth_based(float offset, bool invalid_left_half = false) {
-  return [=](const ImageU8& left, const ImageU8&, const StereoParams&) {
+  return [=](const ImageRgb8& left, const ImageRgb8&, const StereoParams&) {
     EXPECT_TRUE(left.same_size(kW, kH));
     ImageF32 d = small_truth();
     for (int y = 0; y < kH; ++y) {
@@ -454,7 +454,7 @@ TEST(EvalCommand, ExactTruthScoresZeroAndShiftedTruthScoresHundred) {
   // nonocc: columns 0..7 of rows 1..5 = 40 pixels; all: 50; disc: columns 6, 7 = 10.
   EXPECT_TRUE(contains(shifted.out,
                        "\"nonocc\": {\"pixels\": 40, \"bad_1\": 100, \"bad_0_5\": 100, "
-                       "\"bad_2\": 0, \"bad_4\": 0, \"avg_abs_error\": 2}"))
+                       "\"bad_2\": 0, \"bad_4\": 0, \"avg_abs_error\": 2, \"bad_1_kept\": 100}"))
       << shifted.out;
   EXPECT_TRUE(contains(shifted.out, "\"all\": {\"pixels\": 50, \"bad_1\": 100"));
   EXPECT_TRUE(contains(shifted.out, "\"disc\": {\"pixels\": 10, \"bad_1\": 100"));
@@ -492,7 +492,7 @@ TEST(EvalCommand, UsesTheDatasetRangeUnlessDisparitiesWereGiven) {
   options.dataset_dir = tmp.path().string();
   options.params.num_disparities = 96;
   std::vector<int> seen;
-  const auto record = [&](const ImageU8& l, const ImageU8& r, const StereoParams& p) {
+  const auto record = [&](const ImageRgb8& l, const ImageRgb8& r, const StereoParams& p) {
     seen.push_back(p.num_disparities);
     return truth_based(1.0f)(l, r, p);
   };
@@ -521,7 +521,7 @@ TEST(EvalCommand, FailuresReturnOneWithTheReason) {
   write_middlebury_2003(tmp.sub("pair"));
   options.dataset_dir = (tmp.path() / "pair").string();
   const EvalRun failing = run_eval(
-      options, [](const ImageU8&, const ImageU8&, const StereoParams&) -> EvalComputeResult {
+      options, [](const ImageRgb8&, const ImageRgb8&, const StereoParams&) -> EvalComputeResult {
         throw RuntimeError("engine exploded");
       });
   EXPECT_EQ(failing.code, 1);
@@ -607,9 +607,9 @@ TEST(SharedData, EvalOfTheTruthOnMiddlebury2003IsPerfect) {
   EvalOptions options;
   options.dataset_dir = dir.string();
   size_t next = 0;
-  const EvalRun run = run_eval(options, [&](const ImageU8& left, const ImageU8&, const StereoParams&) {
+  const EvalRun run = run_eval(options, [&](const ImageRgb8& left, const ImageRgb8&, const StereoParams&) {
     const StereoSample& s = samples.at(next++);
-    EXPECT_EQ(left, to_gray(s.left)) << s.name;
+    EXPECT_EQ(left, s.left) << s.name;
     return EvalComputeResult{s.ground_truth, 0.0};
   });
   ASSERT_EQ(run.code, 0) << run.err;

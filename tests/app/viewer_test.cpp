@@ -421,6 +421,53 @@ TEST_F(ViewerTest, AScriptedRecordingDecodesToTheSceneDisparities) {
   }
 }
 
+// The confidence view: a uniform placeholder while the engine computes none, the confidence
+// through inferno (with structure: sure on texture, less so elsewhere) once a script asks for it.
+TEST_F(ViewerTest, TheConfidenceViewShowsTheEnginesConfidenceOnceItIsOn) {
+  const auto shown_colours = [&](const std::vector<std::string>& extra, const std::string& name) {
+    std::vector<std::string> args = {"--engine", "cpu", "--frames", "4", "--screenshot",
+                                     path(name), "--layout", "1", "--view", "confidence"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ViewerRun run = run_viewer(args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const ViewPlacement p = parse_placement(run.out);
+    EXPECT_TRUE(p.found) << run.out;
+    EXPECT_EQ(p.kind, "confidence");
+    std::vector<Rgb8> colours;
+    if (!p.found || run.exit_code != 0) return colours;
+    const ImageRgb8 shot = read_image_rgb(path(name));
+    for (int y = 4; y < kSceneHeight - 4; y += 5) {
+      for (int x = kSceneDisparity + 8; x < kSceneWidth - 4; x += 5) {
+        colours.push_back(shown_pixel(shot, p, x, y));
+      }
+    }
+    return colours;
+  };
+
+  const std::vector<Rgb8> off = shown_colours({}, "confidence_off.png");
+  ASSERT_FALSE(off.empty());
+  int placeholder = 0;
+  for (const Rgb8 c : off) placeholder += colour_distance(c, Rgb8{40, 40, 40}) <= 2;
+  EXPECT_GT(placeholder, static_cast<int>(off.size()) * 99 / 100);
+
+  const std::string script = write_file("confidence.script", "at frame 1 set confidence = true\n");
+  const std::vector<Rgb8> on = shown_colours({"--script", script}, "confidence_on.png");
+  ASSERT_FALSE(on.empty());
+  int inferno = 0;
+  double sum = 0.0, sum_squares = 0.0;
+  for (const Rgb8 c : on) {
+    const float value = disparity_of_colour(c, Colormap::Inferno, 1.0f);
+    if (colour_distance(c, colormap_color(Colormap::Inferno, value)) <= 6) ++inferno;
+    sum += value;
+    sum_squares += value * value;
+  }
+  const double n = static_cast<double>(on.size());
+  const double mean = sum / n, spread = std::sqrt(std::max(0.0, sum_squares / n - mean * mean));
+  EXPECT_GT(inferno, static_cast<int>(n * 0.95)) << "colours outside the inferno map";
+  EXPECT_GT(mean, 0.1);
+  EXPECT_GT(spread, 0.03) << "a flat confidence view";
+}
+
 TEST_F(ViewerTest, SwitchingThroughEveryAlgorithmRunsCleanly) {
   std::string text;
   int frame = 1;

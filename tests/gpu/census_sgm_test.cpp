@@ -20,6 +20,7 @@
 #include "src/core/sgm_aggregation.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/gpu/gpu_test_support.h"
+#include "tests/support/synthetic_frames.h"
 #include "tests/support/test_images.h"
 
 namespace sv {
@@ -36,7 +37,7 @@ constexpr Size kSmall{33, 17};
 constexpr Size kMedium{641, 479};
 
 constexpr CensusWindow kWindows[] = {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x7,
-                                     CensusWindow::W9x9};
+                                     CensusWindow::W9x9, CensusWindow::W11x11};
 
 // -1 when equal, else the first differing index (or the shorter size when the sizes differ).
 template <typename T>
@@ -356,11 +357,8 @@ TEST(GpuSgm, RejectsWhatTheCpuRejects) {
 // rendered synthetic scene, against the CPU chain.
 TEST(GpuCensusSgmPipeline, MatchesCpuAtFullHd) {
   SV_REQUIRE_CUDA_DEVICE();
-  SyntheticSceneConfig config;
-  config.width = 1920;
-  config.height = 1080;
-  config.max_disparity = 120;
-  const SyntheticFrame frame = SyntheticScene(config).render(0);
+  const SyntheticFrame frame =
+      test::render_synthetic(1920, 1080, 120, 0);
   const ImageU8 left = to_gray(frame.left);
   const ImageU8 right = to_gray(frame.right);
   const SearchRange range(0, 128);

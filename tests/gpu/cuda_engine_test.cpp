@@ -11,6 +11,7 @@
 #include "src/core/error.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/gpu/gpu_test_support.h"
+#include "tests/support/synthetic_frames.h"
 #include "tests/support/test_images.h"
 
 namespace sv {
@@ -34,11 +35,8 @@ class CudaEqualsCpu : public ::testing::TestWithParam<EngineCase> {};
 TEST_P(CudaEqualsCpu, SameFixedPointDisparities) {
   SV_REQUIRE_CUDA_DEVICE();
   const EngineCase c = GetParam();
-  SyntheticSceneConfig config;
-  config.width = c.width;
-  config.height = c.height;
-  config.max_disparity = std::max(4, c.min_disparity + c.disparities);
-  const SyntheticFrame frame = SyntheticScene(config).render(3);
+  const SyntheticFrame frame =
+      test::render_synthetic(c.width, c.height, std::max(4, c.min_disparity + c.disparities), 3);
   const ImageU8 left = to_gray(frame.left), right = to_gray(frame.right);
 
   StereoParams params;
@@ -77,11 +75,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(CudaEngine, PostProcessingVariantsEqualTheCpu) {
   SV_REQUIRE_CUDA_DEVICE();
-  SyntheticSceneConfig config;
-  config.width = 321;
-  config.height = 239;
-  config.max_disparity = 48;
-  const SyntheticFrame frame = SyntheticScene(config).render(1);
+  const SyntheticFrame frame =
+      test::render_synthetic(321, 239, 48, 1);
   const ImageU8 left = to_gray(frame.left), right = to_gray(frame.right);
   cuda::CudaEngine gpu;
   CpuEngine cpu;

@@ -22,6 +22,7 @@
 #include "src/core/synthetic_scene.h"
 #include "src/core/winner_takes_all.h"
 #include "tests/gpu/gpu_test_support.h"
+#include "tests/support/synthetic_frames.h"
 #include "tests/support/test_images.h"
 
 namespace sv {
@@ -58,11 +59,8 @@ void make_pair(const FastCase& c, ImageU8& left, ImageU8& right) {
     right = pair.right;
     return;
   }
-  SyntheticSceneConfig config;
-  config.width = c.width;
-  config.height = c.height;
-  config.max_disparity = std::max(8, c.base + c.count);
-  const SyntheticFrame frame = SyntheticScene(config).render(2);
+  const SyntheticFrame frame =
+      test::render_synthetic(c.width, c.height, std::max(8, c.base + c.count), 2);
   left = to_gray(frame.left);
   right = to_gray(frame.right);
 }
@@ -169,6 +167,9 @@ INSTANTIATE_TEST_SUITE_P(
         FastCase{641, 479, 0, 128, 4, k97, true, 120, 0, false, false},
         FastCase{641, 479, 3, 96, 8, CensusWindow::W7x7, false, 191, 25, true, true},
         FastCase{641, 479, -7, 100, 8, CensusWindow::W9x9, true, 60, 10, true, true},
+        // 11x11: 120 bits in both words; the same cost scale, so P2 up to 191 still fits a byte.
+        FastCase{33, 17, -3, 21, 8, CensusWindow::W11x11, false, 40, 10, true, true},
+        FastCase{641, 479, 2, 128, 8, CensusWindow::W11x11, true, 191, 10, true, true},
         FastCase{641, 479, 0, 256, 8, k97, false, 40, 10, true, true},
         FastCase{641, 479, 1, 200, 4, k97, false, 40, 10, true, false},
         FastCase{1920, 1080, 0, 128, 8, k97, false, 40, 10, true, true}));

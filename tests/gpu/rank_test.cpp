@@ -59,19 +59,35 @@ TEST(GpuRank, CostVolumeMatchesCpuForUniformAndPerPixelRanges) {
     EXPECT_TRUE(costs.guards_intact());
   }
 
-  // Per-pixel range.
+  // Per-pixel range, stride = count (one cell per thread) and a padded stride of 8 (four cells
+  // per thread), for the smallest, default and largest windows (the cost table changes).
   ImageI16 base(w, h);
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) base.at(x, y) = static_cast<int16_t>((x * 3 + y) % 40 - 5);
   }
-  const CostVolume<uint8_t> expected = rank_cost_volume(left, right, window, SearchRange(base, 5));
   GuardedDeviceArray<int16_t> d_base(base.size(), base.data());
-  GuardedDeviceArray<uint8_t> costs(pixels * 5);
-  cuda::rank_cost_volume(d_left.data(), d_right.data(), w, h, window,
-                         cuda::DeviceSearchRange{0, d_base.data(), 5}, 5, costs.data(), nullptr);
-  SV_CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_EQ(costs.download(), expected.costs());
-  EXPECT_TRUE(costs.guards_intact());
+  for (const int m : {3, 9, 15}) {
+    const ImageU8 left_m = rank_transform(test::random_texture(w, h, 3), m);
+    const ImageU8 right_m = rank_transform(test::random_texture(w, h, 4), m);
+    GuardedDeviceArray<uint8_t> dl(left_m.size(), left_m.data()), dr(right_m.size(), right_m.data());
+    const CostVolume<uint8_t> expected = rank_cost_volume(left_m, right_m, m, SearchRange(base, 5));
+    for (const int stride : {5, 8}) {
+      GuardedDeviceArray<uint8_t> costs(pixels * stride);
+      cuda::rank_cost_volume(dl.data(), dr.data(), w, h, m, cuda::DeviceSearchRange{0, d_base.data(), 5},
+                             stride, costs.data(), nullptr);
+      SV_CUDA_CHECK(cudaDeviceSynchronize());
+      const std::vector<uint8_t> actual = costs.download();
+      int mismatches = 0;
+      for (size_t p = 0; p < pixels; ++p) {
+        for (int k = 0; k < stride; ++k) {
+          const int want = k < 5 ? expected.costs()[p * 5 + k] : kMaxMatchCost;
+          mismatches += actual[p * stride + k] != want;
+        }
+      }
+      EXPECT_EQ(mismatches, 0) << "window " << m << " stride " << stride;
+      EXPECT_TRUE(costs.guards_intact());
+    }
+  }
 }
 
 }  // namespace

@@ -86,6 +86,49 @@ TEST(CensusTransform, CornerPixelHasOnlyInsideNeighboursValid) {
 
   const CensusImage c77 = census_transform(image, CensusWindow::W7x7);
   EXPECT_EQ(popcount(c77.at(0, 6).valid[0]), 4 * 7 - 1);  // left column, full height
+
+  // 11x11: 120 bits, 64 in the first word and 56 in the second (the centre of a 13x13 image);
+  // at the borders only the inside part of the window is valid.
+  const ImageU8 big = random_image(13, 13, 11);
+  const CensusImage c1111 = census_transform(big, CensusWindow::W11x11);
+  EXPECT_EQ(c1111.at(6, 6).valid[0], ~uint64_t{0});
+  EXPECT_EQ(c1111.at(6, 6).valid[1], (uint64_t{1} << 56) - 1);
+  EXPECT_EQ(c1111.at(6, 6).bits[1] & ~((uint64_t{1} << 56) - 1), 0u);
+  EXPECT_EQ(popcount(c1111.at(0, 0).valid[0]) + popcount(c1111.at(0, 0).valid[1]), 6 * 6 - 1);
+  EXPECT_EQ(popcount(c1111.at(6, 0).valid[0]) + popcount(c1111.at(6, 0).valid[1]), 11 * 6 - 1);
+}
+
+TEST(CensusTransform, ElevenByElevenBitOrderCrossesTheWordBoundary) {
+  // Centre (5, 5) of an 11x11 image of 100s; one darker pixel at a time. Row-major positions
+  // skipping the centre (position 60): (dx, dy) -> (dy + 5) * 11 + (dx + 5), minus 1 past it.
+  const struct {
+    int dx, dy, bit;
+  } cases[] = {{-5, -5, 0}, {3, 0, 62}, {4, 0, 63}, {5, 0, 64}, {-5, 1, 65}, {5, 5, 119}};
+  for (const auto& c : cases) {
+    ImageU8 image(11, 11, 100);
+    image.at(5 + c.dx, 5 + c.dy) = 99;
+    const CensusCode code = census_transform(image, CensusWindow::W11x11).at(5, 5);
+    CensusCode expected;
+    expected.valid[0] = ~uint64_t{0};
+    expected.valid[1] = (uint64_t{1} << 56) - 1;
+    expected.bits[c.bit / 64] = uint64_t{1} << (c.bit % 64);
+    EXPECT_EQ(code, expected) << "(" << c.dx << ", " << c.dy << ") -> bit " << c.bit;
+  }
+}
+
+TEST(CensusCost, ElevenByElevenIsNormalizedToTheSameScale) {
+  // Full 120-bit interiors: h of 120 differ -> (h * 64 + 60) / 120.
+  CensusCode a, b;
+  a.valid[0] = b.valid[0] = ~uint64_t{0};
+  a.valid[1] = b.valid[1] = (uint64_t{1} << 56) - 1;
+  EXPECT_EQ(census_cost(a, b), 0);
+  b.bits[1] = uint64_t{1} << 55;  // 1 of 120: (64 + 60) / 120 = 1
+  EXPECT_EQ(census_cost(a, b), 1);
+  b.bits[0] = 0xFFFF;  // 17 of 120: (1088 + 60) / 120 = 9
+  EXPECT_EQ(census_cost(a, b), 9);
+  b.bits[0] = a.valid[0];
+  b.bits[1] = a.valid[1];  // all differ: the same maximum as every other window
+  EXPECT_EQ(census_cost(a, b), kMaxMatchCost);
 }
 
 TEST(CensusTransform, FlatImageHasNoComparisonBits) {
@@ -179,7 +222,7 @@ TEST(CensusTransform16, EqualsTheEightBitTransformOnByteValues) {
   ImageU16 image16(23, 19);
   for (size_t p = 0; p < image8.size(); ++p) image16.data()[p] = image8.data()[p];
   for (CensusWindow window : {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x7,
-                              CensusWindow::W9x9}) {
+                              CensusWindow::W9x9, CensusWindow::W11x11}) {
     for (int missing : {-1, 0, 77}) {
       EXPECT_EQ(census_transform(image16, window, missing), census_transform(image8, window, missing))
           << census_window_name(window) << " missing " << missing;
@@ -263,7 +306,7 @@ TEST(CensusTransformFloat, EqualsTheEightBitTransformOnIntegralValues) {
   ImageF32 image_f(21, 17);
   for (size_t p = 0; p < image8.size(); ++p) image_f.data()[p] = image8.data()[p];
   for (CensusWindow window : {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x7,
-                              CensusWindow::W9x9}) {
+                              CensusWindow::W9x9, CensusWindow::W11x11}) {
     EXPECT_EQ(census_transform(image_f, window), census_transform(image8, window, -1))
         << census_window_name(window);
     EXPECT_EQ(census_transform(image_f, window, 0.0f), census_transform(image8, window, 0))
@@ -303,9 +346,10 @@ TEST(CensusCost, HandCases) {
 }
 
 TEST(CensusCostVolume, ShiftedTextureHasItsMinimumAtTheShift) {
-  for (CensusWindow window : {CensusWindow::W5x5, CensusWindow::W9x7, CensusWindow::W9x9}) {
+  for (CensusWindow window : {CensusWindow::W5x5, CensusWindow::W9x7, CensusWindow::W9x9,
+                              CensusWindow::W11x11}) {
     const int shift = 5;
-    const ImageU8 right = random_image(41, 19, 3);
+    const ImageU8 right = random_image(43, 23, 3);  // 11x11 still leaves 13 x 27 interior pixels
     const ImageU8 left = shifted_copy(right, shift, 4);
     const SearchRange range(-2, 14);
     const auto costs = census_cost_volume(census_transform(left, window),

@@ -1,13 +1,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <random>
 #include <string>
 
+#include "src/core/algorithm_registry.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
+#include "src/core/esmp_aggregation.h"
 #include "src/core/error.h"
 #include "src/core/esaw_aggregation.h"
+#include "src/core/half_float.h"
 #include "src/core/stereo_params.h"
 #include "tests/support/messages.h"
 #include "src/core/truncated_ad_cost.h"
@@ -22,7 +26,7 @@ TEST(TruncatedAdCost, HandCheckedValuesAndTheOutsideCost) {
   right.at(0, 0) = 13, right.at(1, 0) = 90, right.at(2, 0) = 0;
   const auto costs = truncated_ad_cost_volume(left, right, SearchRange(0, 2), 0.5f, 10.0f);
   EXPECT_FLOAT_EQ(costs.at(0, 0, 0), 1.5f);  // |10 - 13| = 3
-  EXPECT_FLOAT_EQ(costs.at(0, 0, 1), 5.0f);  // right pixel -1: outside, lambda * tau
+  EXPECT_FLOAT_EQ(costs.at(0, 0, 1), 1.5f);  // right pixel -1: clamped to 0, |10 - 13|
   EXPECT_FLOAT_EQ(costs.at(1, 0, 0), 5.0f);  // |50 - 90| = 40, truncated at 10
   EXPECT_FLOAT_EQ(costs.at(1, 0, 1), 5.0f);  // |50 - 13| = 37
   EXPECT_FLOAT_EQ(costs.at(2, 0, 1), 5.0f);  // |200 - 90| = 110
@@ -30,6 +34,10 @@ TEST(TruncatedAdCost, HandCheckedValuesAndTheOutsideCost) {
   ImageU8 close(3, 1, 52);
   EXPECT_FLOAT_EQ(truncated_ad_cost_volume(left, close, SearchRange(-1, 1), 2.0f, 10.0f).at(0, 0, 0),
                   2.0f * 10.0f);  // x - d = 1: |10 - 52| = 42 -> 10
+  ImageU8 bright = right;
+  bright.at(2, 0) = 195;
+  EXPECT_FLOAT_EQ(truncated_ad_cost_volume(left, bright, SearchRange(-1, 1), 0.5f, 10.0f).at(2, 0, 0),
+                  2.5f);  // right pixel 3: clamped to 2, |200 - 195| = 5
   EXPECT_THROW(truncated_ad_cost_volume(left, ImageU8(2, 1), SearchRange(0, 2), 1.0f, 10.0f), InputError);
   EXPECT_THROW(truncated_ad_cost_volume(left, right, SearchRange(0, 2), 0.0f, 10.0f), InputError);
 }
@@ -122,6 +130,44 @@ TEST(EsawAggregate, UniformImageKeepsAConstantCost) {
       for (int k = 0; k < 5; ++k) EXPECT_NEAR(out.at(x, y, k), costs.at(x, y, k), 1e-5f) << x << "," << y;
     }
   }
+}
+
+// The table both engines read: exp(-(difference / gamma_c + step / gamma_p)).
+TEST(EsawSideWeights, HandCheckedEntries) {
+  const auto table = esaw_side_weights(36, 17.0f, 36.0f);
+  EXPECT_FLOAT_EQ(table[0], std::exp(-1.0f));
+  EXPECT_FLOAT_EQ(table[17], std::exp(-2.0f));
+  EXPECT_FLOAT_EQ(table[255], std::exp(-16.0f));
+  const TapWeights w = esaw_tap_weights(100, 117, true, 100, true, 36, 17.0f, 36.0f);
+  const float sum = (1.0f + table[17]) + table[0];
+  EXPECT_EQ(w.minus, table[17] / sum);  // the same floats as the pass uses
+  EXPECT_EQ(w.plus, table[0] / sum);
+}
+
+// Half storage rounds every pass's output, and only that: the same passes with a rounding step
+// after each, and every stored value is a half.
+TEST(EsawAggregate, HalfStorageRoundsEachPassOutput) {
+  const ImageU8 guide = test::random_texture(21, 11, 8);
+  CostVolume<float> costs(21, 11, SearchRange(0, 6));
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> value(0.0f, 1.8f);
+  for (float& c : costs.costs()) c = round_to_half(value(rng));
+  EsawSettings settings;
+  settings.iterations = 3;
+  settings.half_storage = true;
+  CostVolume<float> expected = costs, horizontal;
+  for (int t = 1; t <= 3; ++t) {
+    const int s = esaw_step(t, settings.step_base);
+    esaw_pass(expected, horizontal, guide, s, PassDirection::Horizontal, settings.gamma_c, settings.gamma_p);
+    round_to_half(horizontal);
+    esaw_pass(horizontal, expected, guide, s, PassDirection::Vertical, settings.gamma_c, settings.gamma_p);
+    round_to_half(expected);
+  }
+  const CostVolume<float> out = esaw_aggregate(costs, guide, settings);
+  EXPECT_EQ(out.costs(), expected.costs());
+  for (float c : out.costs()) ASSERT_EQ(c, round_to_half(c));
+  settings.half_storage = false;
+  EXPECT_NE(esaw_aggregate(costs, guide, settings).costs(), out.costs());  // rounding mattered
 }
 
 TEST(EsawPass, VerticalIsHorizontalTransposed) {
@@ -222,6 +268,170 @@ TEST_P(ExponentialStep, ShiftedTextureGivesTheShiftInTheInterior) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Yu2009, ExponentialStep, ::testing::Values("esaw", "esmp"));
+
+// ---- colour weights -----------------------------------------------------------------------------
+
+TEST(ColourDistance, IsTheLargestChannelDifference) {
+  EXPECT_EQ(colour_distance(Rgb8{10, 200, 30}, Rgb8{40, 180, 35}), 30);  // |R| 30, |G| 20, |B| 5
+  EXPECT_EQ(colour_distance(Rgb8{40, 180, 35}, Rgb8{10, 200, 30}), 30);  // symmetric
+  EXPECT_EQ(colour_distance(Rgb8{0, 0, 255}, Rgb8{0, 0, 0}), 255);
+  EXPECT_EQ(colour_distance(Rgb8{7, 7, 7}, Rgb8{7, 7, 7}), 0);
+  EXPECT_EQ(colour_distance(Rgb8{90, 90, 90}, Rgb8{61, 61, 61}), 29);  // gray pixels: |90 - 61|
+}
+
+TEST(ColourWeights, OnlyTheAdaptiveWeightAlgorithmsUseThem) {
+  StereoParams p;
+  p.algorithm = "esaw";
+  EXPECT_TRUE(uses_colour_weights(p));  // on by default
+  p.algorithm = "esmp";
+  EXPECT_TRUE(uses_colour_weights(p));
+  p.colour_weights = false;
+  EXPECT_FALSE(uses_colour_weights(p));
+  p.colour_weights = true;
+  p.algorithm = "census-sgm";
+  EXPECT_FALSE(uses_colour_weights(p));
+}
+
+// Two colours of equal luma: red-ish (v + 40, v - 20, v) and green-ish (v - 40, v + 20, v) both
+// have to_gray v (77 * 40 - 150 * 20 = 80, and (256 v + 80 + 128) >> 8 = v; likewise
+// (256 v - 80 + 128) >> 8 = v), while their colour distance is 80.
+Rgb8 reddish(int v) { return Rgb8{uint8_t(v + 40), uint8_t(v - 20), uint8_t(v)}; }
+Rgb8 greenish(int v) { return Rgb8{uint8_t(v - 40), uint8_t(v + 20), uint8_t(v)}; }
+
+TEST(EsawPass, ColourGuideKeepsAnIsoluminantEdgeThatGrayBlurs) {
+  // A row of 8: red-ish on x < 4, green-ish on x >= 4, all of luma 57; cost 0 left, 1 right.
+  ImageRgb8 colour(8, 1);
+  CostVolume<float> costs(8, 1, SearchRange(0, 1));
+  for (int x = 0; x < 8; ++x) {
+    colour.at(x, 0) = x < 4 ? reddish(57) : greenish(57);
+    costs.at(x, 0, 0) = x < 4 ? 0.0f : 1.0f;
+  }
+  const ImageU8 gray = to_gray(colour);
+  ASSERT_EQ(gray, ImageU8(8, 1, 57));  // gray sees no edge at all
+
+  CostVolume<float> from_gray, from_colour;
+  esaw_pass(costs, from_gray, gray, 1, PassDirection::Horizontal, 17.0f, 36.0f);
+  esaw_pass(costs, from_colour, colour, 1, PassDirection::Horizontal, 17.0f, 36.0f);
+  const double near = std::exp(-1.0 / 36), far = std::exp(-(80.0 / 17 + 1.0 / 36));
+  // x = 3: taps x = 2 (cost 0) and x = 4 (cost 1, across the edge).
+  EXPECT_NEAR(from_gray.at(3, 0, 0), near / (1 + 2 * near), 1e-6);    // 0.33: the edge blurs
+  EXPECT_NEAR(from_colour.at(3, 0, 0), far / (1 + near + far), 1e-7);  // 0.0045: it stays
+  EXPECT_NEAR(from_colour.at(4, 0, 0), (1 + near) / (1 + near + far), 1e-6);
+  EXPECT_EQ(from_colour.at(1, 0, 0), 0.0f);
+  EXPECT_NEAR(from_colour.at(6, 0, 0), 1.0, 1e-6);
+  EXPECT_THROW(esaw_pass(costs, from_colour, ImageRgb8(7, 1), 1, PassDirection::Horizontal, 17, 36),
+               InputError);
+}
+
+// Gray pixels (R = G = B) have colour distances equal to their gray differences: the colour
+// guide then gives the gray guide's costs bit for bit, for ESAW and ESMP.
+TEST(EsawAggregate, ColourGuideOfGrayPixelsEqualsTheGrayGuide) {
+  const auto pair = test::shifted_pair(41, 23, 4, 7, 1);
+  const CostVolume<float> costs =
+      truncated_ad_cost_volume(pair.left, pair.right, SearchRange(0, 9), 0.15f, 12.0f);
+  EsawSettings settings;
+  settings.iterations = 5;
+  const ImageRgb8 colour = to_rgb(pair.left);
+  const CostVolume<float> gray_result = esaw_aggregate(costs, pair.left, settings);
+  EXPECT_EQ(esaw_aggregate(costs, colour, settings).costs(), gray_result.costs());
+  EXPECT_NE(gray_result.costs(), costs.costs());
+  const MessageSettings messages{1.0f, 0.3f};
+  EXPECT_EQ(esmp_aggregate(costs, colour, settings, messages).costs(),
+            esmp_aggregate(costs, pair.left, settings, messages).costs());
+}
+
+// A colour pair with a known disparity: the left view's x < 48 is a red-ish foreground at
+// disparity 10, the rest a green-ish background at disparity 3, both weakly textured with the
+// same luma statistics, so the gray views show texture but no edge between them.
+struct IsoluminantScene {
+  ImageRgb8 left, right;
+  static constexpr int kWidth = 96, kHeight = 40, kEdge = 48, kNear = 10, kFar = 3;
+  static int truth(int x) { return x < kEdge ? kNear : kFar; }
+};
+
+IsoluminantScene isoluminant_scene() {
+  using S = IsoluminantScene;
+  const ImageU8 front = test::random_texture(S::kWidth + 16, S::kHeight, 41);
+  const ImageU8 back = test::random_texture(S::kWidth + 16, S::kHeight, 42);
+  const auto value = [](const ImageU8& texture, int x, int y) { return 100 + texture.at(x, y) * 24 / 256; };
+  IsoluminantScene s{ImageRgb8(S::kWidth, S::kHeight), ImageRgb8(S::kWidth, S::kHeight)};
+  for (int y = 0; y < S::kHeight; ++y) {
+    for (int x = 0; x < S::kWidth; ++x) {
+      s.left.at(x, y) = x < S::kEdge ? reddish(value(front, x + S::kNear, y)) : greenish(value(back, x + S::kNear, y));
+      // The foreground covers right-view x < kEdge - kNear; the background shows elsewhere.
+      s.right.at(x, y) = x < S::kEdge - S::kNear ? reddish(value(front, x + 2 * S::kNear, y))
+                                                 : greenish(value(back, x + S::kNear + S::kFar, y));
+    }
+  }
+  return s;
+}
+
+// Pixels of the columns [x0, x1) whose integer disparity is off by more than 0.5 px.
+int wrong_pixels(const ImageF32& d, int x0, int x1) {
+  int wrong = 0;
+  for (int y = 0; y < d.height(); ++y) {
+    for (int x = x0; x < x1; ++x) {
+      wrong += !(std::fabs(d.at(x, y) - IsoluminantScene::truth(x)) <= 0.5f);
+    }
+  }
+  return wrong;
+}
+
+class ColourWeightsEngine : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ColourWeightsEngine, KeepTheIsoluminantDepthEdgeWhereGrayWeightsBlurIt) {
+  const IsoluminantScene scene = isoluminant_scene();
+  StereoParams params;
+  params.algorithm = GetParam();
+  params.num_disparities = 16;
+  params.uniqueness = 0;  // the paper's pipeline: WTA and the median
+  params.lr_check = false;
+  params.fill_holes = false;
+  params.subpixel = false;
+  CpuEngine engine;
+  const DisparityResult colour = engine.compute(scene.left, scene.right, params);
+  const DisparityResult gray = engine.compute(to_gray(scene.left), to_gray(scene.right), params);
+  params.colour_weights = false;
+  const DisparityResult colour_off = engine.compute(scene.left, scene.right, params);
+  EXPECT_EQ(colour_off.disparity_fixed, gray.disparity_fixed);  // the switch means gray weights
+
+  // Columns 16..95: left of 16 the foreground's matches fall outside the right view.
+  const int band_colour = wrong_pixels(colour.disparity, 36, 60);
+  const int band_gray = wrong_pixels(gray.disparity, 36, 60);
+  std::cout << "  " << GetParam() << ": wrong pixels within 12 px of the edge: colour " << band_colour
+            << ", gray " << band_gray << " (of " << 24 * IsoluminantScene::kHeight << ")\n";
+  EXPECT_LE(wrong_pixels(colour.disparity, 16, 96), 0) << "colour, whole interior";
+  // Gray weights fatten the edge by about 4 px a row here (159 and 149 pixels); ask for 2.
+  EXPECT_GE(band_gray, 2 * IsoluminantScene::kHeight) << "gray weights should fatten the edge";
+}
+
+INSTANTIATE_TEST_SUITE_P(Yu2009, ColourWeightsEngine, ::testing::Values("esaw", "esmp"));
+
+// Every algorithm without adaptive weights, and ESAW with colour-weights off, gives from a colour
+// pair exactly what it gives from the pair's gray views.
+TEST(CpuEngineColour, OtherAlgorithmsEqualTheGrayViewsBitForBit) {
+  const IsoluminantScene scene = isoluminant_scene();
+  const ImageU8 left = to_gray(scene.left), right = to_gray(scene.right);
+  CpuEngine engine;
+  int compared = 0;
+  for (const AlgorithmInfo& algorithm : algorithm_registry()) {
+    StereoParams params;
+    params.algorithm = algorithm.name;
+    params.num_disparities = 16;
+    if (algorithm.cost == MatchingCost::TruncatedAd) params.colour_weights = false;
+    ASSERT_FALSE(uses_colour_weights(params)) << algorithm.name;
+    EXPECT_EQ(engine.compute(scene.left, scene.right, params).disparity_fixed,
+              engine.compute(left, right, params).disparity_fixed)
+        << algorithm.name;
+    ++compared;
+  }
+  EXPECT_GE(compared, 6);
+  StereoParams census;  // census-sgm, the default, also through the pyramid
+  census.num_disparities = 16;
+  census.pyramid_levels = 1;
+  EXPECT_EQ(engine.compute(scene.left, scene.right, census).disparity_fixed,
+            engine.compute(left, right, census).disparity_fixed);
+}
 
 }  // namespace
 }  // namespace sv

@@ -10,6 +10,7 @@
 #include "src/core/esaw_aggregation.h"
 #include "src/core/esmp_aggregation.h"
 #include "src/core/esmp_messages.h"
+#include "src/core/half_float.h"
 
 namespace sv {
 namespace {
@@ -102,6 +103,20 @@ TEST(EsmpAggregate, OneIterationIsMessagePassMessagePass) {
   esaw_pass(expected, horizontal, guide, 1, PassDirection::Horizontal, esaw.gamma_c, esaw.gamma_p);
   cost_to_message(horizontal, messages);
   esaw_pass(horizontal, expected, guide, 1, PassDirection::Vertical, esaw.gamma_c, esaw.gamma_p);
+  EXPECT_EQ(esmp_aggregate(costs, guide, esaw, messages).costs(), expected.costs());
+
+  // Half storage: each of the four stored volumes rounded to half.
+  for (float& c : costs.costs()) c = round_to_half(c);
+  esaw.half_storage = true;
+  expected = costs;
+  cost_to_message(expected, messages);
+  round_to_half(expected);
+  esaw_pass(expected, horizontal, guide, 1, PassDirection::Horizontal, esaw.gamma_c, esaw.gamma_p);
+  round_to_half(horizontal);
+  cost_to_message(horizontal, messages);
+  round_to_half(horizontal);
+  esaw_pass(horizontal, expected, guide, 1, PassDirection::Vertical, esaw.gamma_c, esaw.gamma_p);
+  round_to_half(expected);
   EXPECT_EQ(esmp_aggregate(costs, guide, esaw, messages).costs(), expected.costs());
 }
 

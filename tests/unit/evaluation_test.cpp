@@ -50,6 +50,7 @@ TEST(Evaluation, WithoutMasksNonoccAndAllAreEveryKnownPixel) {
     EXPECT_NEAR(r.bad_2, 100.0 * 2 / 7, 1e-9);    // invalid, 5 (exactly 2 is not bad)
     EXPECT_NEAR(r.bad_4, 100.0 * 2 / 7, 1e-9);
     EXPECT_NEAR(r.avg_abs_error, 8.75 / 6, 1e-9);  // invalid estimate left out
+    EXPECT_NEAR(r.bad_1_kept, 100.0 * 2 / 6, 1e-9);   // 2 and 5 among the 6 valid estimates
   }
   EXPECT_NEAR(ev.density, 100.0 * 6 / 7, 1e-9);
 }

@@ -1,0 +1,78 @@
+#include "src/core/high_bit_depth.h"
+
+#include <string>
+
+#include "src/core/algorithm_registry.h"
+#include "src/core/error.h"
+
+namespace sv {
+
+uint8_t eight_bit_value(uint16_t value) { return static_cast<uint8_t>(value >> 8); }
+
+ImageU8 eight_bit_view(const ImageU16& image) {
+  ImageU8 view(image.width(), image.height());
+  for (size_t i = 0; i < image.size(); ++i) view.data()[i] = eight_bit_value(image.data()[i]);
+  return view;
+}
+
+std::string high_bit_depth_problem(const StereoParams& params) {
+  const AlgorithmInfo* algorithm = find_algorithm(params.algorithm);
+  if (algorithm == nullptr || algorithm->cost != MatchingCost::Census) {
+    return params.algorithm + " cannot take 16-bit input (only census algorithms such as "
+                              "census-sgm compare 16-bit values)";
+  }
+  if (params.pyramid_levels > 0) {
+    return "pyramid levels are not available with 16-bit input (the pyramid averages 8-bit "
+           "images); set pyramid-levels to 0";
+  }
+  return "";
+}
+
+void require_high_bit_depth_support(const StereoParams& params) {
+  const std::string problem = high_bit_depth_problem(params);
+  if (!problem.empty()) throw InputError(problem);
+}
+
+void require_missing_value_fits(const StereoParams& params, int max_value) {
+  if (params.missing_value > max_value) {
+    throw InputError("missing value " + std::to_string(params.missing_value) +
+                     " cannot occur in " + (max_value == 255 ? "8" : "16") +
+                     "-bit input (0.." + std::to_string(max_value) + ", or -1 for none)");
+  }
+}
+
+void require_matching_pair(const ImageU16& left, const ImageU16& right) {
+  if (left.empty() || right.empty()) throw InputError("empty 16-bit input image");
+  if (!left.same_size(right)) {
+    throw InputError("left and right 16-bit images differ in size: " +
+                     std::to_string(left.width()) + "x" + std::to_string(left.height()) + " vs " +
+                     std::to_string(right.width()) + "x" + std::to_string(right.height()));
+  }
+}
+
+DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
+                                    const ImageU16& left16, const ImageU16& right16,
+                                    const StereoParams& params) {
+  if (!left16.empty() && !right16.empty() && engine.supports_high_bit_depth(params)) {
+    return engine.compute(left16, right16, params);
+  }
+  return engine.compute(left, right, params);
+}
+
+DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
+                                    const ImageRgb8& right, const ImageU16& left16,
+                                    const ImageU16& right16, const StereoParams& params) {
+  if (!left16.empty() && !right16.empty() && engine.supports_high_bit_depth(params)) {
+    return engine.compute(left16, right16, params);
+  }
+  return engine.compute(left, right, params);
+}
+
+std::string high_bit_depth_fallback_note(const StereoEngine& engine, const StereoParams& params) {
+  if (engine.supports_high_bit_depth(params)) return "";
+  std::string why = high_bit_depth_problem(params);
+  if (why.empty()) why = "the " + engine.name() + " engine cannot take 16-bit input";
+  return "the images are 16-bit, but " + why + "; matching their 8-bit view (the high byte)";
+}
+
+}  // namespace sv
