@@ -123,6 +123,10 @@ struct CudaEngine::Impl {
   // level0 images above then point at their 8-bit views here. Null for 8-bit input.
   const uint16_t* input16_left = nullptr;
   const uint16_t* input16_right = nullptr;
+  // Float input, the same way (the level0 images point at the pair's range view); null otherwise.
+  const float* inputf_left = nullptr;
+  const float* inputf_right = nullptr;
+  float float_missing = 0.0f;
   DeviceBuffer<uint8_t> view_left, view_right;
 
   const uint8_t* left_image(int level) const { return level == 0 ? level0_left : left_levels[level].data(); }
@@ -220,7 +224,10 @@ struct CudaEngine::Impl {
           ScopedStage s(*events, prefix + "census");
           // Missing values are input values: only the input level (the final one) knows them.
           const int missing = final_level ? params.missing_value : -1;
-          if (level == 0 && input16_left != nullptr) {
+          if (level == 0 && inputf_left != nullptr) {
+            census_transform(inputf_left, size.width, size.height, params.census, float_missing, census_left.data(), stream);
+            census_transform(inputf_right, size.width, size.height, params.census, float_missing, census_right.data(), stream);
+          } else if (level == 0 && input16_left != nullptr) {
             census_transform(input16_left, size.width, size.height, params.census, missing, census_left.data(), stream);
             census_transform(input16_right, size.width, size.height, params.census, missing, census_right.data(), stream);
           } else {
@@ -412,9 +419,28 @@ bool CudaEngine::supports_high_bit_depth(const StereoParams& params) const {
   return supports(params) && high_bit_depth_problem(params).empty();
 }
 
+DisparityResult CudaEngine::compute(const ImageF32& left, const ImageF32& right,
+                                    const StereoParams& params) {
+  submit(left, right, params);
+  return collect();
+}
+
+void CudaEngine::submit(const ImageF32& left, const ImageF32& right, const StereoParams& params) {
+  require_valid(params);
+  require_float_input_support(params);
+  require_matching_pair(left, right);
+  // The range needs the whole pair, which the host has before the upload anyway.
+  const FloatViewRange range = float_view_range(left, right, params);
+  submit_planes(left.data(), right.data(), left.width(), left.height(), 4, params, nullptr, &range);
+}
+
+bool CudaEngine::supports_float_input(const StereoParams& params) const {
+  return supports(params) && float_input_problem(params).empty();
+}
+
 void CudaEngine::submit_planes(const void* left, const void* right, int width, int height,
                                int bytes_per_pixel, const StereoParams& params,
-                               const Rgb8* colour_left) {
+                               const Rgb8* colour_left, const FloatViewRange* float_range) {
   if (!supports(params)) {
     throw InputError(params.algorithm +
                      " is not available on the CUDA engine yet (use --engine cpu or auto)");
@@ -459,7 +485,23 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
   d.events = &slot.events;
   d.level0_colour_left =
       colour_left != nullptr ? reinterpret_cast<const Rgb8*>(slot.colour_left.data()) : nullptr;
-  if (bytes_per_pixel == 2) {
+  d.inputf_left = d.inputf_right = nullptr;
+  if (bytes_per_pixel == 4) {
+    // cudaMalloc aligns far beyond 4 bytes, so the slot's bytes can be read as floats.
+    d.input16_left = d.input16_right = nullptr;
+    d.inputf_left = reinterpret_cast<const float*>(slot.left.data());
+    d.inputf_right = reinterpret_cast<const float*>(slot.right.data());
+    d.float_missing = float_missing_value(params);
+    d.view_left.reserve(pixels);
+    d.view_right.reserve(pixels);
+    ScopedStage s(slot.events, "8-bit view");
+    eight_bit_view(d.inputf_left, width, height, float_range->lo, float_range->scale,
+                   d.view_left.data(), d.stream);
+    eight_bit_view(d.inputf_right, width, height, float_range->lo, float_range->scale,
+                   d.view_right.data(), d.stream);
+    d.level0_left = d.view_left.data();
+    d.level0_right = d.view_right.data();
+  } else if (bytes_per_pixel == 2) {
     // cudaMalloc aligns far beyond 2 bytes, so the slot's bytes can be read as 16-bit values.
     d.input16_left = reinterpret_cast<const uint16_t*>(slot.left.data());
     d.input16_right = reinterpret_cast<const uint16_t*>(slot.right.data());

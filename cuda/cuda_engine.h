@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "src/core/high_bit_depth.h"
 #include "src/core/stereo_engine.h"
 
 namespace sv::cuda {
@@ -37,6 +38,12 @@ class CudaEngine : public StereoEngine {
                           const StereoParams& params) override;
   void submit(const ImageU16& left, const ImageU16& right, const StereoParams& params);
   bool supports_high_bit_depth(const StereoParams& params) const override;
+  // Float input (high_bit_depth.h): the census reads the float values on the GPU (NaN missing),
+  // the rest the pair's range view; results equal CpuEngine::compute(ImageF32, ...) bit for bit.
+  DisparityResult compute(const ImageF32& left, const ImageF32& right,
+                          const StereoParams& params) override;
+  void submit(const ImageF32& left, const ImageF32& right, const StereoParams& params);
+  bool supports_float_input(const StereoParams& params) const override;
   // With `keep`, every later result also carries its disparity on the GPU
   // (DisparityResult::device, a cuda::DeviceDisparity) for CUDA-GL interop.
   void set_keep_device_results(bool keep) override;
@@ -46,11 +53,12 @@ class CudaEngine : public StereoEngine {
   int frames_in_flight() const;
 
  private:
-  // Every submit(), after its checks: gray planes of 1 or 2 bytes per pixel, and with colour
-  // weights the left colour image that guides them.
+  // Every submit(), after its checks: gray planes of 1, 2 or 4 (float) bytes per pixel, with
+  // colour weights the left colour image that guides them, and for float the pair's view range.
   void submit_planes(const void* left, const void* right, int width, int height,
                      int bytes_per_pixel, const StereoParams& params,
-                     const Rgb8* colour_left = nullptr);
+                     const Rgb8* colour_left = nullptr,
+                     const FloatViewRange* float_range = nullptr);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -38,6 +38,10 @@ void census_transform(const float* image, int width, int height, CensusWindow wi
 // high_bit_depth.cu — eight_bit_view of high_bit_depth.cpp: the high byte of 16-bit input.
 void eight_bit_view(const uint16_t* image, int width, int height, uint8_t* view,
                     cudaStream_t stream);
+// The same for float input: the pair's range view (float_view_range, eight_bit_value(float)),
+// with `lo` and `scale` computed on the host from the pair.
+void eight_bit_view(const float* image, int width, int height, float lo, float scale,
+                    uint8_t* view, cudaStream_t stream);
 
 // rank.cu — rank_transform.cpp: ranks of an M x M window (3..15); the cost volume with a
 // candidate stride (count for the general stages, the padded stride of the fast SGM; padding

@@ -41,9 +41,16 @@ class FallbackEngine : public StereoEngine {
   bool supports_high_bit_depth(const StereoParams& params) const override {
     return fallback_.supports_high_bit_depth(params);
   }
+  DisparityResult compute(const ImageF32& left, const ImageF32& right,
+                          const StereoParams& params) override {
+    return route(left, right, params);
+  }
+  bool supports_float_input(const StereoParams& params) const override {
+    return fallback_.supports_float_input(params);
+  }
 
  private:
-  // The same routing for 8-bit, colour and 16-bit input.
+  // The same routing for 8-bit, colour, 16-bit and float input.
   template <typename Image>
   DisparityResult route(const Image& left, const Image& right, const StereoParams& params) {
     if (primary_ && !primary_->supports(params)) {

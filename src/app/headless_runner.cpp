@@ -43,6 +43,8 @@ struct SourceFrame {
   ImageU8 right;
   ImageU16 left16;  // full depth from 16-bit sources, else empty
   ImageU16 right16;
+  ImageF32 leftf;   // the values of float sources, else empty
+  ImageF32 rightf;
   ImageF32 ground_truth;
   EvaluationMasks masks;
 };
@@ -257,22 +259,27 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         frame.right_rgb = std::move(pair->right);
         frame.left16 = std::move(pair->left16);
         frame.right16 = std::move(pair->right16);
+        frame.leftf = std::move(pair->leftf);
+        frame.rightf = std::move(pair->rightf);
         require_matching_pair(frame.left, frame.right);
         add_dataset_ground_truth(*source, pair->index, frame);
       }
       pacer.wait();
 
-      if (!frame.left16.empty() && !depth_noted) {
-        const std::string note = high_bit_depth_fallback_note(*engine, options.params);
+      if ((!frame.left16.empty() || !frame.leftf.empty()) && !depth_noted) {
+        const bool is_float = !frame.leftf.empty();
+        const std::string note = is_float ? float_input_fallback_note(*engine, options.params)
+                                          : high_bit_depth_fallback_note(*engine, options.params);
         if (note.empty()) {
-          out << "matching the 16-bit values\n";
+          out << (is_float ? "matching the float values\n" : "matching the 16-bit values\n");
         } else {
           err << "note: " << note << "\n";
         }
         depth_noted = true;
       }
-      const DisparityResult result = match_at_full_depth(*engine, frame.left_rgb, frame.right_rgb,
-                                                         frame.left16, frame.right16, options.params);
+      const DisparityResult result =
+          match_at_full_depth(*engine, frame.left_rgb, frame.right_rgb, frame.leftf, frame.rightf,
+                              frame.left16, frame.right16, options.params);
       if (!recording) {
         out << "frame " << done << ": " << std::fixed << std::setprecision(1)
             << result.timings.total_ms() << " ms";

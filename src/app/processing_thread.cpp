@@ -164,8 +164,8 @@ uint64_t ProcessingThread::compute_and_publish(const StereoPair& pair) {
   frame.engine = engine_->name();
   const auto start = std::chrono::steady_clock::now();
   try {
-    frame.result = match_at_full_depth(*engine_, pair.left, pair.right, pair.left16,
-                                       pair.right16, params);
+    frame.result = match_at_full_depth(*engine_, pair.left, pair.right, pair.leftf, pair.rightf,
+                                       pair.left16, pair.right16, params);
   } catch (const std::exception& e) {
     collect_notices();
     report_error("frame " + std::to_string(pair.index) + ": " + e.what());

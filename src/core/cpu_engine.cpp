@@ -53,6 +53,13 @@ class LevelMatcher {
     right16_ = &right;
   }
 
+  // Float input (high_bit_depth.h): the census reads these, NaN and `missing` marking no data.
+  void use_float_census_input(const ImageF32& left, const ImageF32& right, float missing) {
+    leftf_ = &left;
+    rightf_ = &right;
+    float_missing_ = missing;
+  }
+
   // Colour input of the level (esaw_aggregation.cpp, "Colour or gray"): ESAW / ESMP weigh with it.
   void use_colour_guide(const ImageRgb8& left) { colour_guide_ = &left; }
 
@@ -105,8 +112,11 @@ class LevelMatcher {
                        : census_transform(image8, params_.census, missing);
       });
     };
-    const CensusImage census_left = census_of(left, left16_);
-    const CensusImage census_right = census_of(right, right16_);
+    const auto float_census_of = [&](const ImageF32& image) {
+      return timed("census", [&] { return census_transform(image, params_.census, float_missing_); });
+    };
+    const CensusImage census_left = leftf_ ? float_census_of(*leftf_) : census_of(left, left16_);
+    const CensusImage census_right = rightf_ ? float_census_of(*rightf_) : census_of(right, right16_);
     const auto costs = timed("cost", [&] { return census_cost_volume(census_left, census_right, range); });
     if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
     const SgmSettings sgm = sgm_settings(params_);
@@ -176,6 +186,9 @@ class LevelMatcher {
   ConfidenceInputs* confidence_inputs_ = nullptr;
   const ImageU16* left16_ = nullptr;
   const ImageU16* right16_ = nullptr;
+  const ImageF32* leftf_ = nullptr;
+  const ImageF32* rightf_ = nullptr;
+  float float_missing_ = 0.0f;
   const ImageRgb8* colour_guide_ = nullptr;
 };
 
@@ -193,11 +206,14 @@ void require_matching_pair(const ImageU8& left, const ImageU8& right) {
 
 // The whole pipeline on 8-bit views; for 16-bit input `left16` / `right16` (else null) feed the
 // census instead (no pyramid then: require_high_bit_depth_support); `colour_left` (else null),
-// the colour of `left`, guides ESAW / ESMP's weights on the input level.
+// the colour of `left`, guides ESAW / ESMP's weights on the input level; for float input
+// `leftf` / `rightf` (else null) feed the census the same way.
 static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
                                     const ImageU16* left16, const ImageU16* right16,
                                     const StereoParams& params,
-                                    const ImageRgb8* colour_left = nullptr) {
+                                    const ImageRgb8* colour_left = nullptr,
+                                    const ImageF32* leftf = nullptr,
+                                    const ImageF32* rightf = nullptr) {
   require_valid(params);
   require_matching_pair(left, right);
   const AlgorithmInfo& algorithm = *find_algorithm(params.algorithm);
@@ -219,6 +235,7 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
     const std::string prefix = level > 0 ? "L" + std::to_string(level) + " " : "";
     LevelMatcher matcher(algorithm, params, level == 0, prefix, result.timings);
     if (left16 != nullptr) matcher.use_16bit_census_input(*left16, *right16);
+    if (leftf != nullptr) matcher.use_float_census_input(*leftf, *rightf, float_missing_value(params));
     if (level == 0 && colour_left != nullptr) matcher.use_colour_guide(*colour_left);
     if (level == 0 && wants_confidence(params)) matcher.keep_confidence_inputs(&confidence_inputs);
     disparity = matcher.match(left_pyramid[level], right_pyramid[level], range);
@@ -293,6 +310,20 @@ DisparityResult CpuEngine::compute(const ImageU16& left, const ImageU16& right,
 
 bool CpuEngine::supports_high_bit_depth(const StereoParams& params) const {
   return high_bit_depth_problem(params).empty();
+}
+
+DisparityResult CpuEngine::compute(const ImageF32& left, const ImageF32& right,
+                                   const StereoParams& params) {
+  require_valid(params);
+  require_float_input_support(params);
+  require_matching_pair(left, right);
+  const FloatViewRange range = float_view_range(left, right, params);
+  return run_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr, nullptr,
+                      params, nullptr, &left, &right);
+}
+
+bool CpuEngine::supports_float_input(const StereoParams& params) const {
+  return float_input_problem(params).empty();
 }
 
 }  // namespace sv

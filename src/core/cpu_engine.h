@@ -18,6 +18,10 @@ class CpuEngine : public StereoEngine {
   DisparityResult compute(const ImageU16& left, const ImageU16& right,
                           const StereoParams& params) override;
   bool supports_high_bit_depth(const StereoParams& params) const override;
+  // Census algorithms on the float values (high_bit_depth.h).
+  DisparityResult compute(const ImageF32& left, const ImageF32& right,
+                          const StereoParams& params) override;
+  bool supports_float_input(const StereoParams& params) const override;
 };
 
 }  // namespace sv

@@ -21,6 +21,11 @@ struct StereoPair {
   // 16-bit values take these instead (high_bit_depth.h, match_at_full_depth).
   ImageU16 left16;
   ImageU16 right16;
+  // Float gray of a float source (PFM, 32-bit float TIFF), empty otherwise. The views above are
+  // the pair's 8-bit range view (float_view_range in high_bit_depth.h); engines that can match
+  // float values take these first (match_at_full_depth).
+  ImageF32 leftf;
+  ImageF32 rightf;
 };
 
 // Where pairs come from: synthetic scene, video files, image sequences, cameras. A source is

@@ -1,5 +1,8 @@
 #include "src/core/high_bit_depth.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "src/core/algorithm_registry.h"
@@ -12,6 +15,46 @@ uint8_t eight_bit_value(uint16_t value) { return static_cast<uint8_t>(value >> 8
 ImageU8 eight_bit_view(const ImageU16& image) {
   ImageU8 view(image.width(), image.height());
   for (size_t i = 0; i < image.size(); ++i) view.data()[i] = eight_bit_value(image.data()[i]);
+  return view;
+}
+
+float float_missing_value(const StereoParams& params) {
+  return params.missing_value >= 0 ? static_cast<float>(params.missing_value)
+                                   : std::numeric_limits<float>::quiet_NaN();
+}
+
+FloatViewRange float_view_range(const ImageF32& left, const ImageF32& right,
+                                const StereoParams& params) {
+  const float missing = float_missing_value(params);
+  float lo = std::numeric_limits<float>::infinity();
+  float hi = -std::numeric_limits<float>::infinity();
+  for (const ImageF32* image : {&left, &right}) {
+    for (size_t i = 0; i < image->size(); ++i) {
+      const float v = image->data()[i];
+      if (!std::isfinite(v) || v == missing) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  FloatViewRange range;
+  if (!(lo < hi)) return range;  // no finite value, or a flat pair
+  const float scale = 255.0f / (hi - lo);
+  if (!std::isfinite(scale)) return range;
+  range.lo = lo;
+  range.scale = scale;
+  return range;
+}
+
+uint8_t eight_bit_value(float value, FloatViewRange range) {
+  // (v - lo) * scale is a subtraction then a product, which no compiler fuses into an FMA.
+  const float q = (value - range.lo) * range.scale;
+  if (std::isnan(q)) return 0;
+  return static_cast<uint8_t>(std::nearbyint(std::min(std::max(q, 0.0f), 255.0f)));
+}
+
+ImageU8 eight_bit_view(const ImageF32& image, FloatViewRange range) {
+  ImageU8 view(image.width(), image.height());
+  for (size_t i = 0; i < image.size(); ++i) view.data()[i] = eight_bit_value(image.data()[i], range);
   return view;
 }
 
@@ -33,6 +76,24 @@ void require_high_bit_depth_support(const StereoParams& params) {
   if (!problem.empty()) throw InputError(problem);
 }
 
+std::string float_input_problem(const StereoParams& params) {
+  const AlgorithmInfo* algorithm = find_algorithm(params.algorithm);
+  if (algorithm == nullptr || algorithm->cost != MatchingCost::Census) {
+    return params.algorithm + " cannot take float input (only census algorithms such as "
+                              "census-sgm compare float values)";
+  }
+  if (params.pyramid_levels > 0) {
+    return "pyramid levels are not available with float input (the pyramid averages 8-bit "
+           "images); set pyramid-levels to 0";
+  }
+  return "";
+}
+
+void require_float_input_support(const StereoParams& params) {
+  const std::string problem = float_input_problem(params);
+  if (!problem.empty()) throw InputError(problem);
+}
+
 void require_missing_value_fits(const StereoParams& params, int max_value) {
   if (params.missing_value > max_value) {
     throw InputError("missing value " + std::to_string(params.missing_value) +
@@ -48,6 +109,43 @@ void require_matching_pair(const ImageU16& left, const ImageU16& right) {
                      std::to_string(left.width()) + "x" + std::to_string(left.height()) + " vs " +
                      std::to_string(right.width()) + "x" + std::to_string(right.height()));
   }
+}
+
+void require_matching_pair(const ImageF32& left, const ImageF32& right) {
+  if (left.empty() || right.empty()) throw InputError("empty float input image");
+  if (!left.same_size(right)) {
+    throw InputError("left and right float images differ in size: " +
+                     std::to_string(left.width()) + "x" + std::to_string(left.height()) + " vs " +
+                     std::to_string(right.width()) + "x" + std::to_string(right.height()));
+  }
+}
+
+DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
+                                    const ImageF32& leftf, const ImageF32& rightf,
+                                    const ImageU16& left16, const ImageU16& right16,
+                                    const StereoParams& params) {
+  if (!leftf.empty() && !rightf.empty() && engine.supports_float_input(params)) {
+    return engine.compute(leftf, rightf, params);
+  }
+  return match_at_full_depth(engine, left, right, left16, right16, params);
+}
+
+DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
+                                    const ImageRgb8& right, const ImageF32& leftf,
+                                    const ImageF32& rightf, const ImageU16& left16,
+                                    const ImageU16& right16, const StereoParams& params) {
+  if (!leftf.empty() && !rightf.empty() && engine.supports_float_input(params)) {
+    return engine.compute(leftf, rightf, params);
+  }
+  return match_at_full_depth(engine, left, right, left16, right16, params);
+}
+
+std::string float_input_fallback_note(const StereoEngine& engine, const StereoParams& params) {
+  if (engine.supports_float_input(params)) return "";
+  std::string why = float_input_problem(params);
+  if (why.empty()) why = "the " + engine.name() + " engine cannot take float input";
+  return "the images are float, but " + why + "; matching their 8-bit view (scaled by the "
+         "pair's range)";
 }
 
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,

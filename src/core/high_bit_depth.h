@@ -19,6 +19,28 @@ namespace sv {
 uint8_t eight_bit_value(uint16_t value);
 ImageU8 eight_bit_view(const ImageU16& image);
 
+// Float gray input (PFM, 32-bit float TIFF: scientific and HDR data) for
+// StereoEngine::compute(ImageF32, ...), the same design: the census compares the float values
+// (census_transform(ImageF32): a NaN pixel is always missing, and params.missing_value >= 0 marks
+// that value as missing too), every later stage is the 8-bit pipeline on the pair's 8-bit view.
+// The 8-bit view is scaled by the pair's range, so data of any units (0..1, counts, Kelvin) shows
+// and drives the adaptive P2 sensibly. EXACT DEFINITION (the CUDA engine reproduces it):
+//   lo, hi = the smallest and largest finite value over both images, NaN, +-inf and pixels equal
+//   to the missing value skipped; scale = 255.0f / (hi - lo) in float, or 0 when there is no
+//   finite value, hi == lo, or the division is not finite. Per pixel, in float:
+//   q = (v - lo) * scale (two roundings, never fused); view = 0 when q is NaN, else q clamped to
+//   [0, 255] and rounded to nearest, ties to even.
+struct FloatViewRange {
+  float lo = 0.0f;
+  float scale = 0.0f;
+};
+FloatViewRange float_view_range(const ImageF32& left, const ImageF32& right,
+                                const StereoParams& params);
+uint8_t eight_bit_value(float value, FloatViewRange range);
+ImageU8 eight_bit_view(const ImageF32& image, FloatViewRange range);
+// params.missing_value as the float census's missing value: NaN (nothing beyond NaNs) for -1.
+float float_missing_value(const StereoParams& params);
+
 // Empty when the engines can match `params` on 16-bit input; otherwise why not, as a sentence
 // (the algorithm has no census, or the pyramid, whose 2x2 averages are 8-bit, is on).
 std::string high_bit_depth_problem(const StereoParams& params);
@@ -30,8 +52,13 @@ void require_high_bit_depth_support(const StereoParams& params);
 // (`max_value`: 255 for 8-bit input, 65535 for 16-bit), naming both.
 void require_missing_value_fits(const StereoParams& params, int max_value);
 
+// The float counterparts: why float input cannot be matched (empty when it can), and its check.
+std::string float_input_problem(const StereoParams& params);
+void require_float_input_support(const StereoParams& params);
+
 // The 16-bit counterpart of require_matching_pair (stereo_engine.h): InputError with both sizes.
 void require_matching_pair(const ImageU16& left, const ImageU16& right);
+void require_matching_pair(const ImageF32& left, const ImageF32& right);
 
 // How the frame loops hand a source's pair to an engine: on the 16-bit planes (StereoPair::left16,
 // right16) when there are any and the engine takes them for `params`, otherwise on the 8-bit gray
@@ -44,6 +71,20 @@ DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, c
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
                                     const ImageRgb8& right, const ImageU16& left16,
                                     const ImageU16& right16, const StereoParams& params);
+
+// With float planes (StereoPair::leftf, rightf) as well: float first when the engine takes them
+// (supports_float_input), then 16-bit, then the 8-bit views. Empty planes are skipped.
+DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
+                                    const ImageF32& leftf, const ImageF32& rightf,
+                                    const ImageU16& left16, const ImageU16& right16,
+                                    const StereoParams& params);
+DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
+                                    const ImageRgb8& right, const ImageF32& leftf,
+                                    const ImageF32& rightf, const ImageU16& left16,
+                                    const ImageU16& right16, const StereoParams& params);
+
+// For a pair with float planes: why their 8-bit view is matched instead, or empty.
+std::string float_input_fallback_note(const StereoEngine& engine, const StereoParams& params);
 
 // For a pair with 16-bit planes: a note saying why match_at_full_depth uses their 8-bit views
 // instead, or empty when the 16-bit values are matched.

@@ -55,6 +55,15 @@ class StereoEngine {
   }
   // Whether compute(ImageU16, ...) handles `params` (census algorithms without the pyramid).
   virtual bool supports_high_bit_depth(const StereoParams& /*params*/) const { return false; }
+  // Float gray input, the same way: the census compares the float values (NaN = missing), the
+  // rest is the 8-bit pipeline on the pair's 8-bit view (high_bit_depth.h, float_view_range).
+  virtual DisparityResult compute(const ImageF32& /*left*/, const ImageF32& /*right*/,
+                                  const StereoParams& params) {
+    throw InputError("the " + name() + " engine cannot take float input (" + params.algorithm +
+                     ")");
+  }
+  // Whether compute(ImageF32, ...) handles `params` (census algorithms without the pyramid).
+  virtual bool supports_float_input(const StereoParams& /*params*/) const { return false; }
   // Asks for DisparityResult::device on later frames (for CUDA-GL interop); engines that have no
   // device ignore it.
   virtual void set_keep_device_results(bool /*keep*/) {}

@@ -1,5 +1,6 @@
 #include "src/io/png_io.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -108,11 +109,28 @@ ImageU16 read_image_u16(const std::string& path) {
                    "-bit samples");
 }
 
+// A 32-bit float file: gray only, since a float colour file has no agreed weighting.
+static FullDepthImage read_float_image(const std::string& path, const cv::Mat& mat) {
+  if (mat.channels() != 1) {
+    throw InputError("cannot read float image '" + path + "': it has " +
+                     std::to_string(mat.channels()) + " channels (only gray float images are read)");
+  }
+  FullDepthImage image{ImageRgb8(), ImageU16(), ImageF32(mat.cols, mat.rows)};
+  for (int y = 0; y < mat.rows; ++y) {
+    const float* src = mat.ptr<float>(y);
+    std::copy(src, src + mat.cols, image.grayf.row(y));
+  }
+  image.view = to_rgb(eight_bit_view(image.grayf, float_view_range(image.grayf, image.grayf,
+                                                                     StereoParams())));
+  return image;
+}
+
 FullDepthImage read_image_full_depth(const std::string& path) {
   const cv::Mat mat = read_with_opencv(path, cv::IMREAD_UNCHANGED);
-  if (mat.depth() != CV_16U) return FullDepthImage{read_image_rgb(path), ImageU16()};
+  if (mat.depth() == CV_32F) return read_float_image(path, mat);
+  if (mat.depth() != CV_16U) return FullDepthImage{read_image_rgb(path), ImageU16(), ImageF32()};
   const int channels = mat.channels();
-  FullDepthImage image{ImageRgb8(mat.cols, mat.rows), ImageU16(mat.cols, mat.rows)};
+  FullDepthImage image{ImageRgb8(mat.cols, mat.rows), ImageU16(mat.cols, mat.rows), ImageF32()};
   for (int y = 0; y < mat.rows; ++y) {
     const uint16_t* src = mat.ptr<uint16_t>(y);
     Rgb8* view = image.view.row(y);

@@ -27,10 +27,13 @@ ImageU16 read_image_u16(const std::string& path);
 // with 16-bit samples, its gray at full depth (gray files unchanged, colour files through
 // rgb_to_gray's weights on the 16-bit values). A 16-bit file's view is the high byte of each
 // sample (eight_bit_value in high_bit_depth.h); an 8-bit file reads as read_image_rgb and leaves
-// `gray16` empty.
+// `gray16` empty. A single-channel 32-bit float file (TIFF) fills `grayf` instead, its view
+// being the 8-bit range view of that one image (float_view_range in high_bit_depth.h); float
+// files of several channels are an InputError.
 struct FullDepthImage {
   ImageRgb8 view;
   ImageU16 gray16;
+  ImageF32 grayf;
 };
 FullDepthImage read_image_full_depth(const std::string& path);
 

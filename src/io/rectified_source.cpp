@@ -23,6 +23,7 @@ std::optional<StereoPair> RectifiedSource::next() {
   }
   rectifier_->rectify(pair->left, pair->right);
   if (!pair->left16.empty()) rectifier_->rectify(pair->left16, pair->right16);
+  if (!pair->leftf.empty()) rectifier_->rectify(pair->leftf, pair->rightf);
   return pair;
 }
 

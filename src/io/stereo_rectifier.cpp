@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -139,6 +140,28 @@ void StereoRectifier::rectify(ImageU16& left, ImageU16& right) const {
     ImageU16 out(rectified.cols, rectified.rows);
     for (int y = 0; y < out.height(); ++y) {
       std::memcpy(out.row(y), rectified.ptr<uint16_t>(y), sizeof(uint16_t) * out.width());
+    }
+    plane = std::move(out);
+  };
+  remap_plane(left, cv_maps_->left_x, cv_maps_->left_y);
+  remap_plane(right, cv_maps_->right_x, cv_maps_->right_y);
+}
+
+void StereoRectifier::rectify(ImageF32& left, ImageF32& right) const {
+  if (!left.same_size(width_, height_) || !right.same_size(width_, height_)) {
+    throw InputError("rectification was built for " + size_text(width_, height_) +
+                     " but the float pair is " + size_text(left.width(), left.height()) +
+                     " and " + size_text(right.width(), right.height()));
+  }
+  if (!remaps_) return;
+  const auto remap_plane = [](ImageF32& plane, const cv::Mat& map_x, const cv::Mat& map_y) {
+    const cv::Mat raw(plane.height(), plane.width(), CV_32FC1, plane.data());
+    cv::Mat rectified;
+    cv::remap(raw, rectified, map_x, map_y, cv::INTER_LINEAR, cv::BORDER_CONSTANT,
+              cv::Scalar::all(std::numeric_limits<double>::quiet_NaN()));
+    ImageF32 out(rectified.cols, rectified.rows);
+    for (int y = 0; y < out.height(); ++y) {
+      std::memcpy(out.row(y), rectified.ptr<float>(y), sizeof(float) * out.width());
     }
     plane = std::move(out);
   };

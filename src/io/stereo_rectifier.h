@@ -53,6 +53,9 @@ class StereoRectifier {
   // The same for the 16-bit gray planes of a 16-bit source (StereoPair::left16, right16),
   // bilinear on the 16-bit values, 0 outside (with missing-value 0 the border never matches).
   void rectify(ImageU16& left, ImageU16& right) const;
+  // The same for the planes of a float source (StereoPair::leftf, rightf): NaN outside the raw
+  // image, and a NaN input pixel makes every rectified pixel it contributes to NaN (missing).
+  void rectify(ImageF32& left, ImageF32& right) const;
 
  private:
   struct CvMaps;

@@ -6,12 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cmath>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
+#include "src/core/image_formats.h"
 #include "src/core/evaluation.h"
 #include "src/core/synthetic_scene.h"
 #include "src/io/mat_image.h"
@@ -238,6 +241,41 @@ TEST_F(RectifierOnSyntheticRig, SourceDecoratorRectifiesAndChecksTheSize) {
     EXPECT_NE(std::string(e.what()).find("320x240"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("300x200"), std::string::npos) << e.what();
   }
+}
+
+// Float planes are rectified like the colour views: the same map, bilinear on the values, NaN
+// outside the raw image and wherever a NaN raw pixel contributes.
+TEST_F(RectifierOnSyntheticRig, FloatPlanesFollowTheColourViewsAndMarkTheOutsideMissing) {
+  const StereoRectifier rectifier(load_stereo_calibration(calib_path_), kWidth, kHeight, 0.0);
+  ImageRgb8 left_rgb = raw_left_, right_rgb = raw_right_;
+  ImageF32 left(kWidth, kHeight), right(kWidth, kHeight);
+  const ImageU8 gray_left = to_gray(raw_left_), gray_right = to_gray(raw_right_);
+  for (size_t i = 0; i < left.size(); ++i) {
+    left.data()[i] = gray_left.data()[i];
+    right.data()[i] = gray_right.data()[i];
+  }
+  left.at(kWidth / 2, kHeight / 2) = std::numeric_limits<float>::quiet_NaN();
+  rectifier.rectify(left_rgb, right_rgb);
+  rectifier.rectify(left, right);
+  const ImageU8 rectified_gray = to_gray(left_rgb);
+  int compared = 0, close = 0, nan = 0;
+  for (int y = 0; y < kHeight; ++y) {
+    for (int x = 0; x < kWidth; ++x) {
+      const float v = left.at(x, y);
+      if (std::isnan(v)) {
+        ++nan;
+        continue;
+      }
+      ++compared;
+      // Gray of interpolated colours vs interpolated gray: equal up to rounding.
+      close += std::abs(v - rectified_gray.at(x, y)) <= 2.0f;
+    }
+  }
+  EXPECT_GT(close, compared * 99 / 100);
+  EXPECT_GE(nan, 1);                       // the NaN pixel stays missing
+  EXPECT_LT(nan, kWidth * kHeight / 10);   // alpha 0: little outside the raw image
+  ImageF32 wrong(kWidth + 1, kHeight), also_wrong(kWidth + 1, kHeight);
+  EXPECT_THROW(rectifier.rectify(wrong, also_wrong), InputError);
 }
 
 TEST(StereoRectifier, OnlyQMeansTheInputIsRectifiedAlready) {

@@ -12,29 +12,13 @@
 #include "src/core/high_bit_depth.h"
 #include "tests/support/high_bit_depth_pairs.h"
 #include "tests/support/test_images.h"
+#include "tests/support/plain_matching.h"
 
 namespace sv {
 namespace {
 
-// Pixels of [x0, x1) x [y0, y1) whose disparity is exactly `expected` (integer disparities).
-int count_equal(const ImageF32& d, float expected, int x0, int x1, int y0, int y1) {
-  int n = 0;
-  for (int y = y0; y < y1; ++y)
-    for (int x = x0; x < x1; ++x) n += is_valid_disparity(d.at(x, y)) && d.at(x, y) == expected;
-  return n;
-}
-
-// Integer disparities and no filling, so every pixel shows what the matching itself found.
-StereoParams plain_census_sgm() {
-  StereoParams params;
-  params.algorithm = "census-sgm";
-  params.num_disparities = 16;
-  params.subpixel = false;
-  params.lr_check = false;
-  params.median = 0;
-  params.fill_holes = false;
-  return params;
-}
+using test::count_equal;
+using test::plain_census_sgm;
 
 TEST(EightBitView, IsTheHighByte) {
   ImageU16 image(5, 1);
