@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "src/core/error.h"
+#include "src/core/high_bit_depth.h"
 #include "src/io/png_io.h"
 
 namespace sv {
@@ -186,8 +187,24 @@ std::optional<StereoPair> ImageSequenceSource::next() {
   if (next_index_ >= frame_count()) return std::nullopt;
   const size_t i = static_cast<size_t>(next_index_);
   StereoPair pair;
-  pair.left = read_image_rgb(left_[i]);
-  pair.right = read_image_rgb(right_[i]);
+  // 16-bit and float frames keep their values (StereoPair::left16/leftf), as image pairs do.
+  FullDepthImage left = read_image_full_depth(left_[i]);
+  FullDepthImage right = read_image_full_depth(right_[i]);
+  if (left.gray16.empty() != right.gray16.empty() || left.grayf.empty() != right.grayf.empty()) {
+    throw InputError("'" + left_[i] + "' and '" + right_[i] +
+                     "' differ in sample depth (8-bit, 16-bit or float): give both the same");
+  }
+  if (!left.grayf.empty()) {
+    const FloatViewRange range = float_view_range(left.grayf, right.grayf, StereoParams());
+    left.view = to_rgb(eight_bit_view(left.grayf, range));
+    right.view = to_rgb(eight_bit_view(right.grayf, range));
+  }
+  pair.left = std::move(left.view);
+  pair.right = std::move(right.view);
+  pair.left16 = std::move(left.gray16);
+  pair.right16 = std::move(right.gray16);
+  pair.leftf = std::move(left.grayf);
+  pair.rightf = std::move(right.grayf);
   if (!pair.left.same_size(pair.right)) {
     throw InputError("left and right images differ in size: " + size_text(pair.left) + " vs " +
                      size_text(pair.right) + " ('" + left_[i] + "' and '" + right_[i] + "')");

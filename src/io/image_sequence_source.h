@@ -21,7 +21,8 @@ std::vector<std::string> list_image_sequence(const std::string& spec);
 bool is_sequence_pattern(const std::string& spec);
 
 // Two image sequences (left, right), paired by position; with lists of different lengths the
-// pairs stop at the shorter, with a notice. Images are read when delivered; a file that has become
+// pairs stop at the shorter, with a notice. 16-bit and float images keep their values in the
+// pair's full-depth planes. Images are read when delivered; a file that has become
 // unreadable, or a pair of different sizes, is an InputError naming the file. Never drops a frame.
 class ImageSequenceSource : public FrameSource {
  public:

@@ -10,6 +10,7 @@
 
 #include "src/app/cli_options.h"
 #include "src/app/headless_runner.h"
+#include "src/io/image_sequence_source.h"
 #include "src/app/still_pair_source.h"
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
@@ -97,6 +98,36 @@ TEST(HighBitDepthSource, EightBitFilesHaveNoPlanesAndDepthsMustAgree) {
     FAIL() << "a 16-bit and an 8-bit file were accepted as a pair";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("same bit depth"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HighBitDepthSource, SixteenBitImageSequencesKeepTheirValuesFrameByFrame) {
+  const std::string dir = fresh_dir("deep_sequence");
+  std::vector<ImageU16> lefts, rights;
+  for (int i = 0; i < 2; ++i) {
+    lefts.push_back(full_range_image(29, 17, 10 + i));
+    rights.push_back(full_range_image(29, 17, 20 + i));
+    write_png(dir + "/left_000" + std::to_string(i) + ".png", lefts.back());
+    write_png(dir + "/right_000" + std::to_string(i) + ".png", rights.back());
+  }
+  ImageSequenceSource source(dir + "/left_%04d.png", dir + "/right_%04d.png");
+  for (int i = 0; i < 2; ++i) {
+    const std::optional<StereoPair> pair = source.next();
+    ASSERT_TRUE(pair) << i;
+    EXPECT_EQ(pair->left16, lefts[static_cast<size_t>(i)]) << i;
+    EXPECT_EQ(pair->right16, rights[static_cast<size_t>(i)]) << i;
+    EXPECT_EQ(pair->left.at(1, 0), (Rgb8{255, 255, 255}));
+  }
+  EXPECT_FALSE(source.next());
+
+  // A sequence whose right frame is 8-bit is refused with both names.
+  write_png(dir + "/right_0000.png", eight_bit_view(rights[0]));
+  ImageSequenceSource mixed(dir + "/left_%04d.png", dir + "/right_%04d.png");
+  try {
+    mixed.next();
+    FAIL() << "a mix of 16-bit and 8-bit frames was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("differ in sample depth"), std::string::npos) << e.what();
   }
 }
 
