@@ -120,24 +120,37 @@ void require_matching_pair(const ImageF32& left, const ImageF32& right) {
   }
 }
 
+namespace {
+
+// Float planes first when the engine takes them for `params`, then 16-bit ones, then the views.
+template <class View>
+DisparityResult match_deepest(StereoEngine& engine, const View& left, const View& right,
+                              const ImageF32& leftf, const ImageF32& rightf,
+                              const ImageU16& left16, const ImageU16& right16,
+                              const StereoParams& params) {
+  if (!leftf.empty() && !rightf.empty() && engine.supports_float_input(params)) {
+    return engine.compute(leftf, rightf, params);
+  }
+  if (!left16.empty() && !right16.empty() && engine.supports_high_bit_depth(params)) {
+    return engine.compute(left16, right16, params);
+  }
+  return engine.compute(left, right, params);
+}
+
+}  // namespace
+
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
                                     const ImageF32& leftf, const ImageF32& rightf,
                                     const ImageU16& left16, const ImageU16& right16,
                                     const StereoParams& params) {
-  if (!leftf.empty() && !rightf.empty() && engine.supports_float_input(params)) {
-    return engine.compute(leftf, rightf, params);
-  }
-  return match_at_full_depth(engine, left, right, left16, right16, params);
+  return match_deepest(engine, left, right, leftf, rightf, left16, right16, params);
 }
 
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
                                     const ImageRgb8& right, const ImageF32& leftf,
                                     const ImageF32& rightf, const ImageU16& left16,
                                     const ImageU16& right16, const StereoParams& params) {
-  if (!leftf.empty() && !rightf.empty() && engine.supports_float_input(params)) {
-    return engine.compute(leftf, rightf, params);
-  }
-  return match_at_full_depth(engine, left, right, left16, right16, params);
+  return match_deepest(engine, left, right, leftf, rightf, left16, right16, params);
 }
 
 std::string float_input_fallback_note(const StereoEngine& engine, const StereoParams& params) {
@@ -146,24 +159,6 @@ std::string float_input_fallback_note(const StereoEngine& engine, const StereoPa
   if (why.empty()) why = "the " + engine.name() + " engine cannot take float input";
   return "the images are float, but " + why + "; matching their 8-bit view (scaled by the "
          "pair's range)";
-}
-
-DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
-                                    const ImageU16& left16, const ImageU16& right16,
-                                    const StereoParams& params) {
-  if (!left16.empty() && !right16.empty() && engine.supports_high_bit_depth(params)) {
-    return engine.compute(left16, right16, params);
-  }
-  return engine.compute(left, right, params);
-}
-
-DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
-                                    const ImageRgb8& right, const ImageU16& left16,
-                                    const ImageU16& right16, const StereoParams& params) {
-  if (!left16.empty() && !right16.empty() && engine.supports_high_bit_depth(params)) {
-    return engine.compute(left16, right16, params);
-  }
-  return engine.compute(left, right, params);
 }
 
 std::string high_bit_depth_fallback_note(const StereoEngine& engine, const StereoParams& params) {

@@ -60,20 +60,11 @@ void require_float_input_support(const StereoParams& params);
 void require_matching_pair(const ImageU16& left, const ImageU16& right);
 void require_matching_pair(const ImageF32& left, const ImageF32& right);
 
-// How the frame loops hand a source's pair to an engine: on the 16-bit planes (StereoPair::left16,
-// right16) when there are any and the engine takes them for `params`, otherwise on the 8-bit gray
-// views. Empty planes mean an 8-bit source.
-DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
-                                    const ImageU16& left16, const ImageU16& right16,
-                                    const StereoParams& params);
-// The same for a source's colour views: the 16-bit planes when the engine takes them, otherwise
-// the colour compute(), which matches the gray views unless colour weights apply.
-DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
-                                    const ImageRgb8& right, const ImageU16& left16,
-                                    const ImageU16& right16, const StereoParams& params);
-
-// With float planes (StereoPair::leftf, rightf) as well: float first when the engine takes them
-// (supports_float_input), then 16-bit, then the 8-bit views. Empty planes are skipped.
+// How the frame loops hand a source's pair to an engine: its float planes (StereoPair::leftf,
+// rightf) when there are any and the engine takes them for `params` (supports_float_input),
+// else its 16-bit planes (left16, right16; supports_high_bit_depth), else the views: the gray
+// ones, or the colour ones, whose compute() matches gray unless colour weights apply. Empty
+// planes are skipped.
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
                                     const ImageF32& leftf, const ImageF32& rightf,
                                     const ImageU16& left16, const ImageU16& right16,

@@ -164,21 +164,29 @@ TEST(MatchAtFullDepth, UsesThePlanesOnlyWhenTheEngineTakesThem) {
 
   EightBitOnlyEngine eight;
   EXPECT_THROW(eight.compute(pair.left, pair.right, params), InputError);
-  EXPECT_EQ(match_at_full_depth(eight, left8, right8, pair.left, pair.right, params).disparity.at(20, 10), 8.0f);
-  EXPECT_NE(high_bit_depth_fallback_note(eight, params).find("eight-bit engine"), std::string::npos);
+  EXPECT_EQ(match_at_full_depth(eight, left8, right8, ImageF32(), ImageF32(), pair.left, pair.right,
+                                params)
+                .disparity.at(20, 10),
+            8.0f);
+  EXPECT_NE(high_bit_depth_fallback_note(eight, params).find("eight-bit engine"),
+            std::string::npos);
 
   CpuEngine cpu;
   EXPECT_EQ(high_bit_depth_fallback_note(cpu, params), "");
-  const DisparityResult deep = match_at_full_depth(cpu, left8, right8, pair.left, pair.right, params);
+  const DisparityResult deep = match_at_full_depth(cpu, left8, right8, ImageF32(), ImageF32(),
+                                                   pair.left, pair.right, params);
   EXPECT_EQ(deep.disparity.at(30, 16), 6.0f);  // only the 16-bit values have the texture
-  const DisparityResult no_planes = match_at_full_depth(cpu, left8, right8, ImageU16(), ImageU16(), params);
+  const DisparityResult no_planes = match_at_full_depth(cpu, left8, right8, ImageF32(), ImageF32(),
+                                                        ImageU16(), ImageU16(), params);
   EXPECT_EQ(no_planes.disparity_fixed, cpu.compute(left8, right8, params).disparity_fixed);
 
   StereoParams bm = params;
   bm.algorithm = "bm-sad";
   EXPECT_NE(high_bit_depth_fallback_note(cpu, bm).find("bm-sad"), std::string::npos);
-  EXPECT_EQ(match_at_full_depth(cpu, left8, right8, pair.left, pair.right, bm).disparity_fixed,
-            cpu.compute(left8, right8, bm).disparity_fixed);
+  EXPECT_EQ(
+      match_at_full_depth(cpu, left8, right8, ImageF32(), ImageF32(), pair.left, pair.right, bm)
+          .disparity_fixed,
+      cpu.compute(left8, right8, bm).disparity_fixed);
 }
 
 }  // namespace
