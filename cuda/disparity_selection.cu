@@ -38,8 +38,10 @@ constexpr unsigned kFullMask = 0xffffffffu;
 constexpr uint32_t kNoOffer = 0xffffffffu;
 
 // Sum of the per-direction 8-bit path costs: S(p, k) = sum_r L_r(p, k), exact (<= 8 * 255);
-// direction r's volume follows direction r - 1's.
-template <int kCells, int kDirections>
+// direction r's volume follows direction r - 1's. kBytePairs: every L_r <= 127 (P2 <= 63), so
+// two volumes add byte-wise in one 32-bit add without a carry between bytes, halving the
+// unpacking work (this kernel is bound by issued instructions, not by DRAM).
+template <int kCells, int kDirections, bool kBytePairs>
 struct PathCostSum {
   static constexpr bool kHasNoCostValue = false;
   static constexpr uint32_t kNoCost = 0;
@@ -49,24 +51,29 @@ struct PathCostSum {
 
   __device__ __forceinline__ void load(int x, int y, int lane, uint32_t (&s)[kCells]) const {
     constexpr int kWords = (kCells + 3) / 4;
-    uint32_t even[kWords] = {}, odd[kWords] = {};  // two 16-bit sums a word: cells 0/2, 1/3
+    uint32_t w[kDirections][kWords];
     const uint8_t* p = volumes + (static_cast<size_t>(y) * width + x) * (kWarpSize * kCells) + lane * kCells;
 #pragma unroll
     for (int r = 0; r < kDirections; ++r, p += volume_size) {
-      uint32_t w[kWords];
       if constexpr (kCells == 2) {
-        w[0] = __ldg(reinterpret_cast<const uint16_t*>(p));
+        w[r][0] = __ldg(reinterpret_cast<const uint16_t*>(p));
       } else if constexpr (kCells == 4) {
-        w[0] = __ldg(reinterpret_cast<const uint32_t*>(p));
+        w[r][0] = __ldg(reinterpret_cast<const uint32_t*>(p));
       } else {
         const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
-        w[0] = v.x;
-        w[1] = v.y;
+        w[r][0] = v.x;
+        w[r][1] = v.y;
       }
+    }
+    uint32_t even[kWords] = {}, odd[kWords] = {};  // two 16-bit sums a word: cells 0/2, 1/3
+    constexpr int kStep = kBytePairs ? 2 : 1;
+#pragma unroll
+    for (int r = 0; r < kDirections; r += kStep) {
 #pragma unroll
       for (int i = 0; i < kWords; ++i) {
-        even[i] += w[i] & 0x00FF00FFu;
-        odd[i] += (w[i] >> 8) & 0x00FF00FFu;
+        const uint32_t bytes = kBytePairs ? w[r][i] + w[r + kStep - 1][i] : w[r][i];
+        even[i] += bytes & 0x00FF00FFu;
+        odd[i] += __byte_perm(bytes, 0, 0x4341);  // bytes 1 and 3 as 16-bit values
       }
     }
 #pragma unroll
@@ -265,6 +272,18 @@ SelectArgs make_args(int width, int base, int count, const WtaSettings& wta,
                     right_view_keys, disparity_fixed, peaks};
 }
 
+template <int kDirections, bool kBytePairs>
+void launch_path_sums(int cells, const uint8_t* path_costs, size_t volume, const SelectArgs& args,
+                      int rows, cudaStream_t stream) {
+  if (cells == 2) {
+    launch<2>(PathCostSum<2, kDirections, kBytePairs>{path_costs, volume, args.width}, args, rows, stream);
+  } else if (cells == 4) {
+    launch<4>(PathCostSum<4, kDirections, kBytePairs>{path_costs, volume, args.width}, args, rows, stream);
+  } else {
+    launch<8>(PathCostSum<8, kDirections, kBytePairs>{path_costs, volume, args.width}, args, rows, stream);
+  }
+}
+
 void reset_keys(uint32_t* keys, size_t count, cudaStream_t stream) {
   SV_CUDA_CHECK(cudaMemsetAsync(keys, 0xFF, count * sizeof(uint32_t), stream));
 }
@@ -288,7 +307,7 @@ void select_disparity_from_path_costs(const uint8_t* path_costs, int directions,
                                       int height, int base, int count, const WtaSettings& wta,
                                       bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
                                       int16_t* disparity_fixed, cudaStream_t stream,
-                                      float2* peaks) {
+                                      float2* peaks, int max_path_cost) {
   const SelectArgs args = make_args(width, base, count, wta, lr_check ? right_view_keys : nullptr,
                                     disparity_fixed, peaks);
   if (directions != 4 && directions != 8) {
@@ -298,14 +317,13 @@ void select_disparity_from_path_costs(const uint8_t* path_costs, int directions,
   const size_t volume = static_cast<size_t>(width) * height * kWarpSize * sgm_path_cells_per_lane(count);
   if (lr_check) reset_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
   const int cells = sgm_path_cells_per_lane(count);
+  const bool byte_pairs = max_path_cost <= 127;
   if (directions == 4) {
-    if (cells == 2) launch<2>(PathCostSum<2, 4>{path_costs, volume, width}, args, height, stream);
-    else if (cells == 4) launch<4>(PathCostSum<4, 4>{path_costs, volume, width}, args, height, stream);
-    else launch<8>(PathCostSum<8, 4>{path_costs, volume, width}, args, height, stream);
+    if (byte_pairs) launch_path_sums<4, true>(cells, path_costs, volume, args, height, stream);
+    else launch_path_sums<4, false>(cells, path_costs, volume, args, height, stream);
   } else {
-    if (cells == 2) launch<2>(PathCostSum<2, 8>{path_costs, volume, width}, args, height, stream);
-    else if (cells == 4) launch<4>(PathCostSum<4, 8>{path_costs, volume, width}, args, height, stream);
-    else launch<8>(PathCostSum<8, 8>{path_costs, volume, width}, args, height, stream);
+    if (byte_pairs) launch_path_sums<8, true>(cells, path_costs, volume, args, height, stream);
+    else launch_path_sums<8, false>(cells, path_costs, volume, args, height, stream);
   }
   if (lr_check) run_lr_check(disparity_fixed, right_view_keys, width, height, base, lr_max_diff, stream);
 }

@@ -3,6 +3,7 @@
 #include "cuda/confidence_stages.h"
 #include "cuda/cuda_check.h"
 #include "cuda/stages.h"
+#include "src/core/census_cost.h"
 
 namespace sv::cuda {
 
@@ -34,7 +35,7 @@ void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, cons
   events.begin(prefix + (f.lr_check ? "wta+lr" : "wta"));
   select_disparity_from_path_costs(volumes_.data(), f.sgm.paths, f.width, f.height, f.base, f.count,
                                    f.wta, f.lr_check, f.lr_max_diff, right_view_keys_.data(),
-                                   f.disparity_fixed, stream, f.peaks);
+                                   f.disparity_fixed, stream, f.peaks, kMaxMatchCost + f.sgm.p2);
   if (f.lr_check && f.right_view != nullptr) {
     right_view_from_keys(right_view_keys_.data(), f.width, f.height, f.base, f.right_view, stream);
   }

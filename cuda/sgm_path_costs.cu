@@ -55,20 +55,19 @@ struct StepInputs {
   int guide;
 };
 
-template <int kCells>
-__device__ __forceinline__ void load_step(const PathCostArgs& a, int pixel, int lane,
+template <int kCells, bool kAdaptive>
+__device__ __forceinline__ void load_step(const uint8_t* costs, const uint8_t* guide,
                                           StepInputs<kCells>& in) {
-  const uint8_t* c = a.costs + static_cast<size_t>(pixel) * (kWarpSize * kCells) + lane * kCells;
   if constexpr (kCells == 2) {
-    in.words[0] = __ldg(reinterpret_cast<const uint16_t*>(c));
+    in.words[0] = __ldg(reinterpret_cast<const uint16_t*>(costs));
   } else if constexpr (kCells == 4) {
-    in.words[0] = __ldg(reinterpret_cast<const uint32_t*>(c));
+    in.words[0] = __ldg(reinterpret_cast<const uint32_t*>(costs));
   } else {
-    const uint2 w = __ldg(reinterpret_cast<const uint2*>(c));
+    const uint2 w = __ldg(reinterpret_cast<const uint2*>(costs));
     in.words[0] = w.x;
     in.words[1] = w.y;
   }
-  in.guide = a.edge_scale > 0 ? __ldg(a.guide + pixel) : 0;
+  in.guide = kAdaptive ? __ldg(guide) : 0;
 }
 
 // The step's costs as kCells / 2 pairs of 16-bit values.
@@ -92,87 +91,127 @@ __device__ __forceinline__ void store_bytes(uint8_t* out, const uint32_t (&cur)[
   }
 }
 
-template <int kCells, bool kPadded>
+// The walk of one path by one warp. The kernel is bound by issued instructions (measured with
+// Nsight Compute on the H100: ALU the busiest pipe, DRAM at 65 %), so the step is kept lean:
+// pointers advance by a fixed stride, the first step needs no branch (prev = 0 and min 0 give
+// L_r = C there, as P1, P2 >= 0), the adaptive P2 is a template flag, and the main loop runs
+// whole prefetch groups without bounds checks; only the last groups check.
+template <int kCells, bool kPadded, bool kAdaptive>
+struct PathWalk {
+  static constexpr int kRegs = kCells / 2;
+  static constexpr int kStride = kWarpSize * kCells;  // bytes per pixel in a volume
+  uint32_t keep[kRegs], pad[kRegs];
+  uint32_t prev[kRegs];
+  int prev_min = 0;
+  int prev_guide = 0;
+  uint32_t p1_pair;
+  int p1, p2, edge_scale;
+  int lane;
+
+  // Turns the raw costs of one step into L_r, stores them at `out` and remembers them.
+  __device__ __forceinline__ void step(const StepInputs<kCells>& in, uint8_t* out) {
+    uint32_t cur[kRegs];
+    step_costs<kCells>(in, cur);
+    int jump = p2;
+    if constexpr (kAdaptive) {
+      jump = max(p1, p2 * edge_scale / (edge_scale + abs(in.guide - prev_guide)));
+      prev_guide = in.guide;
+    }
+    const uint32_t jump_pair = static_cast<uint32_t>(prev_min + jump) * 0x10001u;
+    const uint32_t min_pair = static_cast<uint32_t>(prev_min) * 0x10001u;
+    uint32_t below = __shfl_up_sync(kFullMask, prev[kRegs - 1], 1);
+    uint32_t above = __shfl_down_sync(kFullMask, prev[0], 1);
+    if (lane == 0) below = kUnavailablePair;
+    if (lane == kWarpSize - 1) above = kUnavailablePair;
+#pragma unroll
+    for (int i = 0; i < kRegs; ++i) {
+      const uint32_t lower = i == 0 ? below : prev[i - 1];
+      const uint32_t upper = i == kRegs - 1 ? above : prev[i + 1];
+      const uint32_t minus = __byte_perm(lower, prev[i], 0x5432);  // L(k - 1) per half
+      const uint32_t plus = __byte_perm(prev[i], upper, 0x5432);   // L(k + 1) per half
+      const uint32_t best =
+          __viaddmin_u16x2(__vminu2(minus, plus), p1_pair, __vminu2(prev[i], jump_pair));
+      // best >= prev_min in each half, so plain 32-bit arithmetic cannot borrow across halves.
+      cur[i] = cur[i] + best - min_pair;
+    }
+    uint32_t pair_min = kUnavailablePair;
+#pragma unroll
+    for (int i = 0; i < kRegs; ++i) {
+      if constexpr (kPadded) cur[i] = (cur[i] & keep[i]) | pad[i];
+      pair_min = __vminu2(pair_min, cur[i]);
+    }
+    prev_min = warp_min(static_cast<int>(min(pair_min & 0xFFFFu, pair_min >> 16)));
+    store_bytes<kCells>(out, cur);
+#pragma unroll
+    for (int i = 0; i < kRegs; ++i) prev[i] = cur[i];
+  }
+};
+
+template <int kCells, bool kPadded, bool kAdaptive>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
     sgm_path_costs_kernel(PathCostArgs a) {
-  constexpr int kRegs = kCells / 2;
+  using Walk = PathWalk<kCells, kPadded, kAdaptive>;
   const SgmDirection dir = sgm_direction(blockIdx.y);  // direction i writes volume i
   const int lane = threadIdx.x % kWarpSize;
   const int path = blockIdx.x * kWarpsPerBlock + threadIdx.x / kWarpSize;
   if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp
   const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
-  const int x0 = geometry.x0, y0 = geometry.y0, length = geometry.length;
+  const int length = geometry.length;
 
-  // Padding: candidates k >= count are forced to kUnavailable after every step.
-  uint32_t keep[kRegs], pad[kRegs];
+  Walk walk;
+  walk.lane = lane;
+  walk.p1 = a.p1;
+  walk.p2 = a.p2;
+  walk.edge_scale = a.edge_scale;
+  walk.p1_pair = static_cast<uint32_t>(a.p1) * 0x10001u;
 #pragma unroll
-  for (int i = 0; i < kRegs; ++i) {
+  for (int i = 0; i < Walk::kRegs; ++i) {
     const int k = lane * kCells + 2 * i;
-    keep[i] = (k < a.count ? 0xFFFFu : 0u) | (k + 1 < a.count ? 0xFFFF0000u : 0u);
-    pad[i] = kUnavailablePair & ~keep[i];
+    walk.keep[i] = (k < a.count ? 0xFFFFu : 0u) | (k + 1 < a.count ? 0xFFFF0000u : 0u);
+    walk.pad[i] = kUnavailablePair & ~walk.keep[i];
+    walk.prev[i] = 0;  // with prev_min 0: L_r = C at the first pixel
   }
-  const uint32_t p1_pair = static_cast<uint32_t>(a.p1) * 0x10001u;
-  uint8_t* out_base = a.path_costs + static_cast<size_t>(blockIdx.y) * a.width * a.height * (kWarpSize * kCells) +
-                      lane * kCells;
+
+  const ptrdiff_t first_pixel = static_cast<ptrdiff_t>(geometry.y0) * a.width + geometry.x0;
+  const ptrdiff_t pixel_step = static_cast<ptrdiff_t>(dir.dy) * a.width + dir.dx;
+  const ptrdiff_t byte_step = pixel_step * Walk::kStride;
+  const uint8_t* load_costs = a.costs + first_pixel * Walk::kStride + lane * kCells;
+  const uint8_t* load_guide = kAdaptive ? a.guide + first_pixel : nullptr;
+  uint8_t* out = a.path_costs +
+                 static_cast<size_t>(blockIdx.y) * a.width * a.height * Walk::kStride +
+                 first_pixel * Walk::kStride + lane * kCells;
 
   StepInputs<kCells> ahead[kPrefetch];
 #pragma unroll
   for (int u = 0; u < kPrefetch; ++u) {
-    if (u < length) {
-      load_step<kCells>(a, (y0 + u * dir.dy) * a.width + x0 + u * dir.dx, lane, ahead[u]);
-    }
+    if (u < length) load_step<kCells, kAdaptive>(load_costs, load_guide, ahead[u]);
+    load_costs += byte_step;
+    if constexpr (kAdaptive) load_guide += pixel_step;
   }
 
-  uint32_t prev[kRegs];
-  int prev_min = 0;
-  int prev_guide = 0;
-  for (int first = 0; first < length; first += kPrefetch) {
+  int first = 0;
+  // Whole groups whose refills (kPrefetch steps ahead) stay on the path.
+  for (; first + 2 * kPrefetch <= length; first += kPrefetch) {
+#pragma unroll
+    for (int u = 0; u < kPrefetch; ++u) {
+      walk.step(ahead[u], out);
+      out += byte_step;
+      load_step<kCells, kAdaptive>(load_costs, load_guide, ahead[u]);
+      load_costs += byte_step;
+      if constexpr (kAdaptive) load_guide += pixel_step;
+    }
+  }
+  // The last steps, checked.
+  for (; first < length; first += kPrefetch) {
 #pragma unroll
     for (int u = 0; u < kPrefetch; ++u) {
       const int n = first + u;
       if (n >= length) break;
-      const int pixel = (y0 + n * dir.dy) * a.width + x0 + n * dir.dx;
-      uint32_t cur[kRegs];
-      step_costs<kCells>(ahead[u], cur);
-      const int guide = ahead[u].guide;
-      if (n > 0) {
-        int p2 = a.p2;
-        if (a.edge_scale > 0) {
-          p2 = max(a.p1, a.p2 * a.edge_scale / (a.edge_scale + abs(guide - prev_guide)));
-        }
-        const uint32_t jump_pair = static_cast<uint32_t>(prev_min + p2) * 0x10001u;
-        const uint32_t min_pair = static_cast<uint32_t>(prev_min) * 0x10001u;
-        uint32_t below = __shfl_up_sync(kFullMask, prev[kRegs - 1], 1);
-        uint32_t above = __shfl_down_sync(kFullMask, prev[0], 1);
-        if (lane == 0) below = kUnavailablePair;
-        if (lane == kWarpSize - 1) above = kUnavailablePair;
-#pragma unroll
-        for (int i = 0; i < kRegs; ++i) {
-          const uint32_t lower = i == 0 ? below : prev[i - 1];
-          const uint32_t upper = i == kRegs - 1 ? above : prev[i + 1];
-          const uint32_t minus = __byte_perm(lower, prev[i], 0x5432);  // L(k - 1) per half
-          const uint32_t plus = __byte_perm(prev[i], upper, 0x5432);   // L(k + 1) per half
-          const uint32_t best =
-              __viaddmin_u16x2(__vminu2(minus, plus), p1_pair, __vminu2(prev[i], jump_pair));
-          // best >= prev_min in each half, so plain 32-bit arithmetic cannot borrow across halves.
-          cur[i] = cur[i] + best - min_pair;
-        }
-      }
-      uint32_t pair_min = kUnavailablePair;
-#pragma unroll
-      for (int i = 0; i < kRegs; ++i) {
-        if constexpr (kPadded) cur[i] = (cur[i] & keep[i]) | pad[i];
-        pair_min = __vminu2(pair_min, cur[i]);
-      }
-      prev_min = warp_min(static_cast<int>(min(pair_min & 0xFFFFu, pair_min >> 16)));
-      store_bytes<kCells>(out_base + static_cast<size_t>(pixel) * (kWarpSize * kCells), cur);
-#pragma unroll
-      for (int i = 0; i < kRegs; ++i) prev[i] = cur[i];
-      prev_guide = guide;
-      const int m = n + kPrefetch;
-      if (m < length) {
-        load_step<kCells>(a, (y0 + m * dir.dy) * a.width + x0 + m * dir.dx, lane, ahead[u]);
-      }
+      walk.step(ahead[u], out);
+      out += byte_step;
+      if (n + kPrefetch < length) load_step<kCells, kAdaptive>(load_costs, load_guide, ahead[u]);
+      load_costs += byte_step;
+      if constexpr (kAdaptive) load_guide += pixel_step;
     }
   }
 }
@@ -181,10 +220,14 @@ template <int kCells>
 void launch(const PathCostArgs& args, int paths, cudaStream_t stream) {
   const int most_paths = args.width + args.height;  // bound on any direction's path count
   const dim3 grid((most_paths + kWarpsPerBlock - 1) / kWarpsPerBlock, paths);
-  if (args.count == kWarpSize * kCells) {
-    sgm_path_costs_kernel<kCells, false><<<grid, kWarpsPerBlock * kWarpSize, 0, stream>>>(args);
+  const dim3 block(kWarpsPerBlock * kWarpSize);
+  const bool padded = args.count != kWarpSize * kCells;
+  if (args.edge_scale > 0) {
+    padded ? sgm_path_costs_kernel<kCells, true, true><<<grid, block, 0, stream>>>(args)
+           : sgm_path_costs_kernel<kCells, false, true><<<grid, block, 0, stream>>>(args);
   } else {
-    sgm_path_costs_kernel<kCells, true><<<grid, kWarpsPerBlock * kWarpSize, 0, stream>>>(args);
+    padded ? sgm_path_costs_kernel<kCells, true, false><<<grid, block, 0, stream>>>(args)
+           : sgm_path_costs_kernel<kCells, false, false><<<grid, block, 0, stream>>>(args);
   }
   SV_CUDA_CHECK_LAUNCH();
 }

@@ -84,12 +84,13 @@ void census_cost_volume_strided(const CensusCode* left, const CensusCode* right,
 // The right view is gathered as keys (cost << 8 | k, smallest wins) in `right_view_keys`
 // (width * height uint32, scratch), then the LR check runs on them.
 // lr_check false: the WTA alone (keys unused). `peaks` (width * height, optional) receives the
-// confidence's cost peaks (confidence_stages.h, cost_peaks) of the same pass.
+// confidence's cost peaks (confidence_stages.h, cost_peaks) of the same pass. `max_path_cost`
+// bounds every L_r (kMaxMatchCost + P2); at most 127 lets volumes add two at a time.
 void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
                                       int height, int base, int count, const WtaSettings& wta,
                                       bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
                                       int16_t* disparity_fixed, cudaStream_t stream,
-                                      float2* peaks = nullptr);
+                                      float2* peaks = nullptr, int max_path_cost = 255);
 void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,
                                    int count, const WtaSettings& wta, bool lr_check,
                                    int lr_max_diff, uint32_t* right_view_keys,

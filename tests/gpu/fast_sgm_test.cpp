@@ -108,8 +108,10 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
   cuda::sgm_path_costs(volume.data(), d_left.data(), w, h, c.base, c.count, sgm, path_costs.data(), nullptr);
   GuardedDeviceArray<int16_t> disparity(pixels);
   GuardedDeviceArray<uint32_t> keys(pixels);
+  // The bound on L_r lets the selection add volumes two at a time when P2 <= 63 (most cases).
   cuda::select_disparity_from_path_costs(path_costs.data(), c.paths, w, h, c.base, c.count, wta,
-                                         c.lr, 1, keys.data(), disparity.data(), nullptr);
+                                         c.lr, 1, keys.data(), disparity.data(), nullptr, nullptr,
+                                         kMaxMatchCost + c.p2);
   SV_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_TRUE(path_costs.guards_intact() && disparity.guards_intact() && volume.guards_intact() &&
               keys.guards_intact())
