@@ -10,7 +10,10 @@
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
 #include "cuda/device_disparity.h"
+#include "cuda/device_rectification.h"
+#include "cuda/device_views.h"
 #include "cuda/fast_sgm.h"
+#include "cuda/full_depth_pyramid.h"
 #include "cuda/stage_events.h"
 #include "cuda/stages.h"
 #include "src/core/algorithm_registry.h"
@@ -20,6 +23,7 @@
 #include "src/core/esaw_aggregation.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/pyramid.h"
+#include "src/core/remap.h"
 
 namespace sv::cuda {
 namespace {
@@ -74,6 +78,8 @@ struct FrameSlot {
   PinnedBuffer<int16_t> result;
   PinnedBuffer<float> confidence_result;  // downloaded only when the confidence is computed
   bool has_confidence = false;
+  PinnedBuffer<Rgb8> views;  // the rectified colour views (left, right) of a raw colour pair
+  bool has_views = false;
   StageEvents events;
   cudaEvent_t uploaded = nullptr;  // on the upload stream: the images are on the device
   cudaEvent_t consumed = nullptr;  // on the compute stream: the images are no longer read
@@ -81,6 +87,7 @@ struct FrameSlot {
   bool in_flight = false;
   int width = 0, height = 0;
   std::shared_ptr<const DeviceDisparity> device_result;  // when device results are kept
+  std::shared_ptr<const DeviceViews> device_views;  // kept, and the GPU rectified colour views
 };
 
 struct CudaEngine::Impl {
@@ -102,6 +109,8 @@ struct CudaEngine::Impl {
   FastSgm fast;  // census-SGM for uniform ranges
   bool keep_device_results = false;
   DeviceDisparityPool device_results;
+  DeviceViewsPool device_views_pool;
+  DeviceRectification rectification;  // set_rectification: raw pairs are remapped first
   DeviceBuffer<uint32_t> right_view_keys;  // fused selection of block matching
   DeviceBuffer<uint16_t> costs_u16;
   DeviceBuffer<uint32_t> costs_u32;
@@ -127,10 +136,19 @@ struct CudaEngine::Impl {
   const float* inputf_left = nullptr;
   const float* inputf_right = nullptr;
   float float_missing = 0.0f;
+  FloatViewRange float_range;  // the float pair's range view, for every level's 8-bit image
   DeviceBuffer<uint8_t> view_left, view_right;
+  // Coarse levels of 16-bit or float input, reduced at full depth (pyramid.cpp); index 0 unused.
+  std::vector<DeviceBuffer<uint16_t>> left16_levels, right16_levels;
+  std::vector<DeviceBuffer<float>> leftf_levels, rightf_levels;
 
   const uint8_t* left_image(int level) const { return level == 0 ? level0_left : left_levels[level].data(); }
   const uint8_t* right_image(int level) const { return level == 0 ? level0_right : right_levels[level].data(); }
+  const uint16_t* left16_image(int level) const { return level == 0 ? input16_left : left16_levels[level].data(); }
+  const uint16_t* right16_image(int level) const { return level == 0 ? input16_right : right16_levels[level].data(); }
+  const float* leftf_image(int level) const { return level == 0 ? inputf_left : leftf_levels[level].data(); }
+  const float* rightf_image(int level) const { return level == 0 ? inputf_right : rightf_levels[level].data(); }
+  void build_coarse_levels(const StereoParams& params, const std::vector<LevelSize>& sizes);
 
   void run_pipeline(const StereoParams& params, int width, int height);
 
@@ -222,14 +240,15 @@ struct CudaEngine::Impl {
         census_right.reserve(pixels);
         {
           ScopedStage s(*events, prefix + "census");
-          // Missing values are input values: only the input level (the final one) knows them.
-          const int missing = final_level ? params.missing_value : -1;
-          if (level == 0 && inputf_left != nullptr) {
-            census_transform(inputf_left, size.width, size.height, params.census, float_missing, census_left.data(), stream);
-            census_transform(inputf_right, size.width, size.height, params.census, float_missing, census_right.data(), stream);
-          } else if (level == 0 && input16_left != nullptr) {
-            census_transform(input16_left, size.width, size.height, params.census, missing, census_left.data(), stream);
-            census_transform(input16_right, size.width, size.height, params.census, missing, census_right.data(), stream);
+          // Missing values are input values: coarse 8-bit levels hold plain averages, so only the
+          // input level (the final one) knows them; full-depth levels keep them (pyramid.cpp).
+          const int missing = final_level || input16_left != nullptr ? params.missing_value : -1;
+          if (inputf_left != nullptr) {
+            census_transform(leftf_image(level), size.width, size.height, params.census, float_missing, census_left.data(), stream);
+            census_transform(rightf_image(level), size.width, size.height, params.census, float_missing, census_right.data(), stream);
+          } else if (input16_left != nullptr) {
+            census_transform(left16_image(level), size.width, size.height, params.census, missing, census_left.data(), stream);
+            census_transform(right16_image(level), size.width, size.height, params.census, missing, census_right.data(), stream);
           } else {
             census_transform(left, size.width, size.height, params.census, missing, census_left.data(), stream);
             census_transform(right, size.width, size.height, params.census, missing, census_right.data(), stream);
@@ -388,6 +407,15 @@ DisparityResult CudaEngine::compute(const ImageRgb8& left, const ImageRgb8& righ
 }
 
 void CudaEngine::submit(const ImageRgb8& left, const ImageRgb8& right, const StereoParams& params) {
+  if (impl_->rectification.active()) {
+    // Raw colour views: rectified on the GPU, then matched by the gray of the rectified views.
+    require_valid(params);
+    require_missing_value_fits(params, 255);
+    impl_->rectification.require_size(left.width(), left.height());
+    impl_->rectification.require_size(right.width(), right.height());
+    submit_planes(left.data(), right.data(), left.width(), left.height(), 3, params);
+    return;
+  }
   const ImageU8 gray_left = to_gray(left);
   const ImageU8 gray_right = to_gray(right);
   if (!uses_colour_weights(params)) {
@@ -429,6 +457,16 @@ void CudaEngine::submit(const ImageF32& left, const ImageF32& right, const Stere
   require_valid(params);
   require_float_input_support(params);
   require_matching_pair(left, right);
+  if (impl_->rectification.active()) {
+    impl_->rectification.require_size(left.width(), left.height());
+    const RectificationMaps& maps = impl_->rectification.maps();
+    const ImageF32 rectified_left = remap_bilinear(left, maps.left_x, maps.left_y);
+    const ImageF32 rectified_right = remap_bilinear(right, maps.right_x, maps.right_y);
+    const FloatViewRange range = float_view_range(rectified_left, rectified_right, params);
+    submit_planes(rectified_left.data(), rectified_right.data(), left.width(), left.height(), 4,
+                  params, nullptr, &range);
+    return;
+  }
   // The range needs the whole pair, which the host has before the upload anyway.
   const FloatViewRange range = float_view_range(left, right, params);
   submit_planes(left.data(), right.data(), left.width(), left.height(), 4, params, nullptr, &range);
@@ -449,6 +487,7 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
   Impl& d = *impl_;
   FrameSlot& slot = d.slots[d.next_slot];
   if (slot.in_flight) throw RuntimeError("CudaEngine: two frames are in flight; collect() one first");
+  if (d.rectification.active()) d.rectification.require_size(width, height);
 
   const size_t pixels = static_cast<size_t>(width) * height;
   const size_t bytes = pixels * bytes_per_pixel;
@@ -460,6 +499,8 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
   slot.result.reserve(pixels);
   slot.has_confidence = wants_confidence(params);
   if (slot.has_confidence) slot.confidence_result.reserve(pixels);
+  slot.has_views = bytes_per_pixel == 3;
+  if (slot.has_views) slot.views.reserve(2 * pixels);
 
   // The staging buffer is free once this slot's previous upload has completed.
   SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
@@ -486,12 +527,23 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
   d.level0_colour_left =
       colour_left != nullptr ? reinterpret_cast<const Rgb8*>(slot.colour_left.data()) : nullptr;
   d.inputf_left = d.inputf_right = nullptr;
-  if (bytes_per_pixel == 4) {
+  if (bytes_per_pixel == 3) {
+    {
+      ScopedStage s(slot.events, "rectify");
+      d.rectification.rectify(reinterpret_cast<const Rgb8*>(slot.left.data()),
+                              reinterpret_cast<const Rgb8*>(slot.right.data()), d.stream);
+    }
+    d.input16_left = d.input16_right = nullptr;
+    d.level0_left = d.rectification.gray_left();
+    d.level0_right = d.rectification.gray_right();
+    d.level0_colour_left = uses_colour_weights(params) ? d.rectification.colour_left() : nullptr;
+  } else if (bytes_per_pixel == 4) {
     // cudaMalloc aligns far beyond 4 bytes, so the slot's bytes can be read as floats.
     d.input16_left = d.input16_right = nullptr;
     d.inputf_left = reinterpret_cast<const float*>(slot.left.data());
     d.inputf_right = reinterpret_cast<const float*>(slot.right.data());
     d.float_missing = float_missing_value(params);
+    d.float_range = *float_range;
     d.view_left.reserve(pixels);
     d.view_right.reserve(pixels);
     ScopedStage s(slot.events, "8-bit view");
@@ -505,6 +557,12 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
     // cudaMalloc aligns far beyond 2 bytes, so the slot's bytes can be read as 16-bit values.
     d.input16_left = reinterpret_cast<const uint16_t*>(slot.left.data());
     d.input16_right = reinterpret_cast<const uint16_t*>(slot.right.data());
+    if (d.rectification.active()) {
+      ScopedStage s(slot.events, "rectify");
+      d.rectification.rectify(d.input16_left, d.input16_right, d.stream);
+      d.input16_left = d.rectification.left16();
+      d.input16_right = d.rectification.right16();
+    }
     d.view_left.reserve(pixels);
     d.view_right.reserve(pixels);
     ScopedStage s(slot.events, "8-bit view");
@@ -516,12 +574,23 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
     d.input16_left = d.input16_right = nullptr;
     d.level0_left = slot.left.data();
     d.level0_right = slot.right.data();
+    if (d.rectification.active()) {
+      ScopedStage s(slot.events, "rectify");
+      d.rectification.rectify(d.level0_left, d.level0_right, d.stream);
+      d.level0_left = d.rectification.gray_left();
+      d.level0_right = d.rectification.gray_right();
+    }
   }
   d.run_pipeline(params, width, height);
   SV_CUDA_CHECK(cudaEventRecord(slot.consumed, d.stream));
   slot.device_result = d.keep_device_results
                            ? d.device_results.copy(d.disparity.data(), width, height, d.stream)
                            : nullptr;
+  slot.device_views = d.keep_device_results && slot.has_views
+                          ? d.device_views_pool.copy(d.rectification.colour_left(),
+                                                     d.rectification.colour_right(), width,
+                                                     height, d.stream)
+                          : nullptr;
   {
     ScopedStage s(slot.events, "download");
     SV_CUDA_CHECK(cudaMemcpyAsync(slot.result.data(), d.disparity.data(), pixels * sizeof(int16_t),
@@ -529,6 +598,12 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
     if (slot.has_confidence) {
       SV_CUDA_CHECK(cudaMemcpyAsync(slot.confidence_result.data(), d.confidence.data(),
                                     pixels * sizeof(float), cudaMemcpyDeviceToHost, d.stream));
+    }
+    if (slot.has_views) {
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data(), d.rectification.colour_left(),
+                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, d.stream));
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data() + pixels, d.rectification.colour_right(),
+                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, d.stream));
     }
   }
   SV_CUDA_CHECK(cudaEventRecord(slot.finished, d.stream));
@@ -539,6 +614,11 @@ void CudaEngine::submit_planes(const void* left, const void* right, int width, i
 }
 
 void CudaEngine::set_keep_device_results(bool keep) { impl_->keep_device_results = keep; }
+
+bool CudaEngine::set_rectification(std::shared_ptr<const RectificationMaps> maps) {
+  impl_->rectification.set(std::move(maps), impl_->stream);
+  return true;
+}
 
 bool CudaEngine::supports(const StereoParams& params) const {
   // Every registered algorithm runs on the GPU.
@@ -560,12 +640,58 @@ DisparityResult CudaEngine::collect() {
               result.disparity_fixed.size() * sizeof(int16_t));
   result.disparity = fixed_to_float_disparity(result.disparity_fixed);
   result.device = std::move(slot.device_result);
+  result.device_views = std::move(slot.device_views);
   if (slot.has_confidence) {
     result.confidence = ImageF32(slot.width, slot.height);
     std::memcpy(result.confidence.data(), slot.confidence_result.data(),
                 result.confidence.size() * sizeof(float));
   }
+  if (slot.has_views) {
+    const size_t pixels = static_cast<size_t>(slot.width) * slot.height;
+    result.rectified_left = ImageRgb8(slot.width, slot.height);
+    result.rectified_right = ImageRgb8(slot.width, slot.height);
+    std::memcpy(result.rectified_left.data(), slot.views.data(), pixels * sizeof(Rgb8));
+    std::memcpy(result.rectified_right.data(), slot.views.data() + pixels, pixels * sizeof(Rgb8));
+  }
   return result;
+}
+
+// The coarse levels of both views, as run_pipeline in src/core/cpu_engine.cpp: 8-bit input is
+// averaged as it is; 16-bit and float input is reduced at full depth, and each coarse level's
+// 8-bit image is the 8-bit view of its full-depth plane.
+void CudaEngine::Impl::build_coarse_levels(const StereoParams& params, const std::vector<LevelSize>& sizes) {
+  const int levels = static_cast<int>(sizes.size()) - 1;
+  if (input16_left != nullptr) {
+    left16_levels.resize(levels + 1);
+    right16_levels.resize(levels + 1);
+  } else if (inputf_left != nullptr) {
+    leftf_levels.resize(levels + 1);
+    rightf_levels.resize(levels + 1);
+  }
+  for (int i = 1; i <= levels; ++i) {
+    const LevelSize in = sizes[i - 1], out = sizes[i];
+    const size_t n = static_cast<size_t>(out.width) * out.height;
+    if (input16_left != nullptr) {
+      left16_levels[i].reserve(n);
+      right16_levels[i].reserve(n);
+      downsample_2x2(left16_image(i - 1), in.width, in.height, params.missing_value, left16_levels[i].data(), stream);
+      downsample_2x2(right16_image(i - 1), in.width, in.height, params.missing_value, right16_levels[i].data(), stream);
+      eight_bit_view(left16_levels[i].data(), out.width, out.height, left_levels[i].data(), stream);
+      eight_bit_view(right16_levels[i].data(), out.width, out.height, right_levels[i].data(), stream);
+    } else if (inputf_left != nullptr) {
+      leftf_levels[i].reserve(n);
+      rightf_levels[i].reserve(n);
+      downsample_2x2(leftf_image(i - 1), in.width, in.height, float_missing, leftf_levels[i].data(), stream);
+      downsample_2x2(rightf_image(i - 1), in.width, in.height, float_missing, rightf_levels[i].data(), stream);
+      eight_bit_view(leftf_levels[i].data(), out.width, out.height, float_range.lo, float_range.scale,
+                     left_levels[i].data(), stream);
+      eight_bit_view(rightf_levels[i].data(), out.width, out.height, float_range.lo, float_range.scale,
+                     right_levels[i].data(), stream);
+    } else {
+      downsample_2x2(left_image(i - 1), in.width, in.height, left_levels[i].data(), stream);
+      downsample_2x2(right_image(i - 1), in.width, in.height, right_levels[i].data(), stream);
+    }
+  }
 }
 
 // Everything between the upload and the download, on the compute stream; the result is left in
@@ -597,12 +723,7 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
 
   if (levels > 0) {
     ScopedStage s(*events, "pyramid");
-    for (int i = 1; i <= levels; ++i) {
-      downsample_2x2(left_image(i - 1), sizes[i - 1].width, sizes[i - 1].height,
-                     left_levels[i].data(), stream);
-      downsample_2x2(right_image(i - 1), sizes[i - 1].width, sizes[i - 1].height,
-                     right_levels[i].data(), stream);
-    }
+    build_coarse_levels(params, sizes);
   }
 
   const SearchRange coarse = coarse_search_range(params.min_disparity, params.num_disparities, levels);

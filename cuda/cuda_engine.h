@@ -45,15 +45,22 @@ class CudaEngine : public StereoEngine {
   void submit(const ImageF32& left, const ImageF32& right, const StereoParams& params);
   bool supports_float_input(const StereoParams& params) const override;
   // With `keep`, every later result also carries its disparity on the GPU
-  // (DisparityResult::device, a cuda::DeviceDisparity) for CUDA-GL interop.
+  // (DisparityResult::device, a cuda::DeviceDisparity) for CUDA-GL interop, and a colour pair
+  // rectified here its views (DisparityResult::device_views, a cuda::DeviceViews).
   void set_keep_device_results(bool keep) override;
+  // The GPU remap (StereoEngine::set_rectification; cuda/remap.h): raw pairs of the maps' size
+  // in, rectified on the stream before matching; colour pairs come back with their rectified
+  // views. Float pairs are rectified on the host: their 8-bit view's range is the rectified
+  // pair's, which the host needs before the upload.
+  bool set_rectification(std::shared_ptr<const RectificationMaps> maps) override;
   // Every registered algorithm.
   bool supports(const StereoParams& params) const override;
   DisparityResult collect();
   int frames_in_flight() const;
 
  private:
-  // Every submit(), after its checks: gray planes of 1, 2 or 4 (float) bytes per pixel, with
+  // Every submit(), after its checks: gray planes of 1, 2 or 4 (float) bytes per pixel, or 3: a
+  // raw colour pair that the GPU rectifies (set_rectification) and matches by its gray; with
   // colour weights the left colour image that guides them, and for float the pair's view range.
   void submit_planes(const void* left, const void* right, int width, int height,
                      int bytes_per_pixel, const StereoParams& params,

@@ -1,10 +1,12 @@
-// Coarse-to-fine helpers on the GPU: the 2x2 averaging reduction and the per-pixel search range
-// of a finer level. Exact definitions: src/core/pyramid.cpp, reproduced bit for bit.
+// Coarse-to-fine helpers on the GPU: the 2x2 averaging reductions (8-bit, 16-bit, float) and the
+// per-pixel search range of a finer level. Exact definitions: src/core/pyramid.cpp, reproduced
+// bit for bit.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
 #include "cuda/cuda_check.h"
+#include "cuda/full_depth_pyramid.h"
 #include "cuda/stages.h"
 #include "src/core/disparity.h"
 
@@ -35,6 +37,66 @@ __global__ void downsample_2x2_kernel(const uint8_t* __restrict__ in, int width,
   const int x0 = clamp_index(2 * x, width), x1 = clamp_index(2 * x + 1, width);
   const int sum = row0[x0] + row0[x1] + row1[x0] + row1[x1];
   out[static_cast<size_t>(y) * out_width + x] = static_cast<uint8_t>((sum + 2) / 4);
+}
+
+// The 16-bit block rule of pyramid.cpp: the mean of the real samples, rounded half up.
+__device__ __forceinline__ uint16_t reduce_block(const uint16_t samples[4], int missing_value) {
+  int sum = 0, n = 0;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    if (samples[i] == missing_value) continue;
+    sum += samples[i];
+    ++n;
+  }
+  if (n == 0) return static_cast<uint16_t>(missing_value);
+  int mean = (sum + n / 2) / n;
+  if (mean == missing_value) mean = missing_value < 65535 ? missing_value + 1 : missing_value - 1;
+  return static_cast<uint16_t>(mean);
+}
+
+// The float block rule: a double sum in sample order, with explicit round-to-nearest intrinsics so
+// nothing is fused or reordered, exactly as the CPU's IEEE double arithmetic.
+__device__ __forceinline__ float reduce_block(const float samples[4], float missing_value) {
+  double sum = 0.0;
+  int n = 0;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    if (isnan(samples[i]) || samples[i] == missing_value) continue;
+    sum = __dadd_rn(sum, static_cast<double>(samples[i]));
+    ++n;
+  }
+  if (n == 0) return __int_as_float(0x7fc00000);  // quiet NaN
+  const float mean = __double2float_rn(__ddiv_rn(sum, static_cast<double>(n)));
+  if (mean == missing_value) return nextafterf(missing_value, __int_as_float(0x7f800000));
+  return mean;
+}
+
+// One thread per output pixel; memory bound (the double arithmetic of the float form is a few
+// operations per 16 bytes read).
+template <typename T, typename Missing>
+__global__ void downsample_with_missing_kernel(const T* __restrict__ in, int width, int height,
+                                               Missing missing_value, T* __restrict__ out,
+                                               int out_width, int out_height) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= out_width || y >= out_height) return;
+  const T* row0 = in + static_cast<size_t>(clamp_index(2 * y, height)) * width;
+  const T* row1 = in + static_cast<size_t>(clamp_index(2 * y + 1, height)) * width;
+  const int x0 = clamp_index(2 * x, width), x1 = clamp_index(2 * x + 1, width);
+  const T samples[4] = {row0[x0], row0[x1], row1[x0], row1[x1]};
+  out[static_cast<size_t>(y) * out_width + x] = reduce_block(samples, missing_value);
+}
+
+template <typename T, typename Missing>
+void launch_downsample_with_missing(const T* in, int width, int height, Missing missing_value,
+                                    T* out, cudaStream_t stream) {
+  const int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
+  if (out_width <= 0 || out_height <= 0) return;
+  const dim3 block(kDownsampleBlockX, kDownsampleBlockY);
+  const dim3 grid((out_width + block.x - 1) / block.x, (out_height + block.y - 1) / block.y);
+  downsample_with_missing_kernel<<<grid, block, 0, stream>>>(in, width, height, missing_value, out,
+                                                             out_width, out_height);
+  SV_CUDA_CHECK_LAUNCH();
 }
 
 // One warp per fine row. The coarse row's nearest valid estimate (ties to the left) comes from
@@ -103,6 +165,16 @@ void downsample_2x2(const uint8_t* in, int width, int height, uint8_t* out, cuda
   const dim3 grid((out_width + block.x - 1) / block.x, (out_height + block.y - 1) / block.y);
   downsample_2x2_kernel<<<grid, block, 0, stream>>>(in, width, height, out, out_width, out_height);
   SV_CUDA_CHECK_LAUNCH();
+}
+
+void downsample_2x2(const uint16_t* in, int width, int height, int missing_value, uint16_t* out,
+                    cudaStream_t stream) {
+  launch_downsample_with_missing(in, width, height, missing_value, out, stream);
+}
+
+void downsample_2x2(const float* in, int width, int height, float missing_value, float* out,
+                    cudaStream_t stream) {
+  launch_downsample_with_missing(in, width, height, missing_value, out, stream);
 }
 
 void refine_search_range(const int16_t* coarse_fixed, int coarse_width, int coarse_height,

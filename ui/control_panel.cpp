@@ -57,8 +57,11 @@ void engine_section(ViewerState& state, const ViewerStatus& status) {
   help_tooltip("auto: CUDA when a device is present, else the CPU reference engine.");
   ImGui::Text("running: %s", status.processing.engine.c_str());
   ImGui::Text("display path: %s", display_path_name(status.display_path));
-  help_tooltip("How images reach the GL textures: straight from CUDA (interop) or copied from "
-               "host memory. GL renderer: " + status.gl_renderer);
+  help_tooltip("How the disparity reaches its GL texture: straight from CUDA (interop) or copied "
+               "from host memory. GL renderer: " + status.gl_renderer);
+  ImGui::Text("views path: %s", display_path_name(status.views_display_path));
+  help_tooltip("How the left and right views reach their GL textures: straight from CUDA where "
+               "the CUDA engine rectified them (a calibrated source), else from host memory.");
 
   if (ImGui::BeginCombo("algorithm", state.params.algorithm.c_str())) {
     for (const AlgorithmInfo& info : algorithm_registry()) {

@@ -146,6 +146,12 @@ void RecordingPanel::add_frame(const ProcessedFrame& frame) {
     record.left = frame.pair.left;
     record.right = frame.pair.right;
   }
+  if (format == "raw") {  // the raw format records the input's full depth
+    record.left16 = frame.pair.left16;
+    record.right16 = frame.pair.right16;
+    record.leftf = frame.pair.leftf;
+    record.rightf = frame.pair.rightf;
+  }
   if (format == "color" || format == "side-by-side") record.disparity = frame.result.disparity;
   if (format == "lossless16") record.disparity_fixed = frame.result.disparity_fixed;
   recorder_->submit(std::move(record));  // never waits: a full queue counts a dropped frame

@@ -60,7 +60,7 @@ void ViewTextures::upload(ViewImage image, const ImageRgb8& pixels, const char* 
 void ViewTextures::upload_views_from_host(const ImageRgb8& left, const ImageRgb8& right) {
   upload(ViewImage::Left, left, "uploading the left view");
   upload(ViewImage::Right, right, "uploading the right view");
-  path_ = DisplayPath::HostUpload;
+  views_path_ = DisplayPath::HostUpload;
 }
 
 void ViewTextures::upload_confidence_from_host(const ImageRgb8& colorized) {

@@ -11,8 +11,8 @@ namespace sv {
 // The images behind the views, as GL textures owned by the GL thread.
 enum class ViewImage { Left = 0, Right = 1, Disparity = 2, Confidence = 3 };  // colorized ones
 
-// How the textures get their pixels (shared/ARCHITECTURE.md, "CUDA-GL interop"). The UI names
-// the active one, e.g. "display path: host upload".
+// How the textures get their pixels (shared/ARCHITECTURE.md, "CUDA-GL interop"), for the
+// disparity and for the views each: the UI names both, e.g. "display path: host upload".
 enum class DisplayPath { HostUpload, Interop };
 const char* display_path_name(DisplayPath path);
 
@@ -21,7 +21,8 @@ const char* display_path_name(DisplayPath path);
 //  - the host path, here: upload_*_from_host() copies CPU images in with glTexSubImage2D;
 //  - the interop path (cuda/gl_interop.*): the CUDA pipeline registers texture(...) once per
 //    storage_generation() and writes the same textures from the GPU, then calls
-//    set_display_path(DisplayPath::Interop). Nothing else in the viewer changes between them.
+//    set_display_path(DisplayPath::Interop) for the disparity, set_views_display_path(...) for
+//    the views. Nothing else in the viewer changes between them.
 class ViewTextures {
  public:
   ViewTextures();
@@ -44,8 +45,12 @@ class ViewTextures {
   bool has_content() const { return has_content_; }
   // Changes whenever ensure_size() reallocates, so a registration with CUDA knows to renew.
   uint64_t storage_generation() const { return storage_generation_; }
+  // The disparity's path.
   DisplayPath display_path() const { return path_; }
   void set_display_path(DisplayPath path) { path_ = path; }
+  // The left and right views' path: interop only where the engine rectified them on the GPU.
+  DisplayPath views_display_path() const { return views_path_; }
+  void set_views_display_path(DisplayPath path) { views_path_ = path; }
 
  private:
   void upload(ViewImage image, const ImageRgb8& pixels, const char* what);
@@ -57,6 +62,7 @@ class ViewTextures {
   bool has_content_ = false;
   uint64_t storage_generation_ = 0;
   DisplayPath path_ = DisplayPath::HostUpload;
+  DisplayPath views_path_ = DisplayPath::HostUpload;
 };
 
 }  // namespace sv

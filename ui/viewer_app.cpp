@@ -35,8 +35,10 @@
 #include "ui/view_renderer.h"
 #ifdef STEREOVIEW_HAS_CUDA_GL
 #include "cuda/device_disparity.h"
+#include "cuda/device_views.h"
 #include "cuda/gl_interop.h"
 #include "cuda/interop_disparity_view.h"
+#include "cuda/interop_views.h"
 #endif
 
 namespace sv {
@@ -79,6 +81,7 @@ class ViewerApp {
   bool source_exhausted() const;
   void draw_epipolar_lines(const FrameLayout& layout);
   void collect_results();
+  void show_views(const ProcessedFrame& frame);
   void play_script(double seconds);
   void apply_script_event(const ScriptEvent& event);
   void refresh_disparity_colours();
@@ -123,6 +126,8 @@ class ViewerApp {
   std::string interop_reason_ = "this build has no CUDA-GL interop";
 #ifdef STEREOVIEW_HAS_CUDA_GL
   std::unique_ptr<cuda::InteropDisparityView> interop_view_;
+  // The left and right views, when the CUDA engine rectified them and left them on the GPU.
+  std::unique_ptr<cuda::InteropViews> interop_views_;
 #endif
   const ImageRgb8& colorized();
   struct ColourKey {
@@ -172,6 +177,10 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
 
 ViewerApp::~ViewerApp() {
   pipeline_.reset();  // threads first: they hold no GL objects, but the log goes to state_
+#ifdef STEREOVIEW_HAS_CUDA_GL
+  interop_views_.reset();  // unregistered while the textures and the context exist
+  interop_view_.reset();
+#endif
   renderer_.reset();
   textures_.reset();
   if (imgui_ready_) {
@@ -224,7 +233,10 @@ void ViewerApp::open_window() {
 #ifdef STEREOVIEW_HAS_CUDA_GL
   try {
     interop_ = cuda::current_gl_context_is_on_cuda_device(&interop_reason_);
-    if (interop_) interop_view_ = std::make_unique<cuda::InteropDisparityView>();
+    if (interop_) {
+      interop_view_ = std::make_unique<cuda::InteropDisparityView>();
+      interop_views_ = std::make_unique<cuda::InteropViews>();
+    }
   } catch (const std::exception& e) {
     interop_ = false;
     interop_reason_ = e.what();
@@ -325,13 +337,45 @@ void ViewerApp::collect_results() {
   }
   const ImageRgb8& left = frame->pair.left;
   textures_->ensure_size(left.width(), left.height());
-  textures_->upload_views_from_host(frame->pair.left, frame->pair.right);
+  show_views(*frame);
   timings_.add(frame->result.timings, frame->processing_ms);
   frame_ = std::move(frame);
   ++frames_shown_;
   ++pipeline_frames_;
   refresh_disparity_colours();
   recording_.add_frame(*frame_);
+}
+
+// The views straight from the GPU where the engine rectified them there, else from the pair.
+void ViewerApp::show_views(const ProcessedFrame& frame) {
+  const DisplayPath before = textures_->views_display_path();
+  DisplayPath now = DisplayPath::HostUpload;
+#ifdef STEREOVIEW_HAS_CUDA_GL
+  const auto* views = interop_views_ ? dynamic_cast<const cuda::DeviceViews*>(
+                                           frame.result.device_views.get())
+                                     : nullptr;
+  if (views != nullptr && views->width() == textures_->width() &&
+      views->height() == textures_->height()) {
+    try {
+      interop_views_->show(*views, textures_->texture(ViewImage::Left),
+                           textures_->texture(ViewImage::Right));
+      now = DisplayPath::Interop;
+    } catch (const std::exception& e) {
+      state_.add_log(std::string("error: CUDA-GL interop (views): ") + e.what() +
+                     "; using host upload");
+      interop_views_.reset();
+    }
+  }
+#endif
+  if (now == DisplayPath::Interop) {
+    textures_->set_views_display_path(DisplayPath::Interop);
+  } else {
+    textures_->upload_views_from_host(frame.pair.left, frame.pair.right);
+  }
+  if (now != before) {
+    state_.add_log(std::string("views path: ") + display_path_name(now) +
+                   (now == DisplayPath::Interop ? " (rectified by the CUDA engine)" : ""));
+  }
 }
 
 void ViewerApp::refresh_disparity_colours() {
@@ -706,6 +750,7 @@ ViewerStatus ViewerApp::make_status() const {
   status.display_fps = display_rate_.per_second();
   status.frames_shown = frames_shown_;
   status.display_path = textures_->display_path();
+  status.views_display_path = textures_->views_display_path();
   status.gl_renderer = gl_renderer_;
   status.gpu_memory = gpu_memory_text();
   status.image_width = textures_->width();
@@ -731,6 +776,7 @@ int ViewerApp::run() {
     state_.source_error = error;
   }
   state_.add_log("display path: " + std::string(display_path_name(textures_->display_path())) +
+                 ", views: " + display_path_name(textures_->views_display_path()) +
                  " (GL renderer: " + gl_renderer_ + ")");
   const auto start = Clock::now();
   auto next_frame_due = start;

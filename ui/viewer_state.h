@@ -68,7 +68,8 @@ struct ViewerStatus {
   ProcessingStatus processing;
   double display_fps = 0.0;
   int64_t frames_shown = 0;
-  DisplayPath display_path = DisplayPath::HostUpload;
+  DisplayPath display_path = DisplayPath::HostUpload;  // the disparity's
+  DisplayPath views_display_path = DisplayPath::HostUpload;
   std::string gl_renderer;
   std::string gpu_memory;
   int image_width = 0;

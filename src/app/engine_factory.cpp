@@ -1,9 +1,12 @@
 #include "src/app/engine_factory.h"
 
+#include <memory>
 #include <set>
+#include <type_traits>
 
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
+#include "src/core/remap.h"
 #ifdef STEREOVIEW_HAS_CUDA
 #include "cuda/cuda_engine.h"
 #include "cuda/device_info.h"
@@ -24,6 +27,13 @@ class FallbackEngine : public StereoEngine {
   std::string name() const override { return primary_ ? primary_->name() : fallback_.name(); }
   void set_keep_device_results(bool keep) override {
     if (primary_) primary_->set_keep_device_results(keep);
+  }
+  // The CUDA engine's GPU remap; the maps are kept so that pairs still raw when the CPU engine
+  // takes over are rectified on the host first.
+  bool set_rectification(std::shared_ptr<const RectificationMaps> maps) override {
+    rectification_ = primary_ ? maps : nullptr;
+    if (!primary_) return false;
+    return primary_->set_rectification(std::move(maps));
   }
 
   DisparityResult compute(const ImageU8& left, const ImageU8& right,
@@ -58,7 +68,7 @@ class FallbackEngine : public StereoEngine {
         notices_ << "note: " << params.algorithm
                  << " has no CUDA version yet; it runs on the CPU engine\n";
       }
-      return fallback_.compute(left, right, params);
+      return on_cpu(left, right, params);
     }
     if (primary_) {
       try {
@@ -71,13 +81,28 @@ class FallbackEngine : public StereoEngine {
         primary_.reset();
       }
     }
-    return fallback_.compute(left, right, params);
+    return on_cpu(left, right, params);
+  }
+
+  // The CPU engine on a pair, rectified on the host first when the CUDA engine was to do it.
+  template <typename Image>
+  DisparityResult on_cpu(const Image& left, const Image& right, const StereoParams& params) {
+    if (!rectification_) return fallback_.compute(left, right, params);
+    Image rectified_left = left, rectified_right = right;
+    rectify_pair(*rectification_, rectified_left, rectified_right);
+    DisparityResult result = fallback_.compute(rectified_left, rectified_right, params);
+    if constexpr (std::is_same_v<Image, ImageRgb8>) {
+      result.rectified_left = std::move(rectified_left);
+      result.rectified_right = std::move(rectified_right);
+    }
+    return result;
   }
 
   std::unique_ptr<StereoEngine> primary_;
   CpuEngine fallback_;
   std::ostream& notices_;
   std::set<std::string> cpu_only_noticed_;
+  std::shared_ptr<const RectificationMaps> rectification_;  // null: the pairs are rectified
 };
 #endif
 

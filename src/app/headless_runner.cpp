@@ -13,6 +13,7 @@
 
 #include "src/app/engine_factory.h"
 #include "src/app/image_loading.h"
+#include "src/app/pair_matching.h"
 #include "src/app/playback_pacer.h"
 #include "src/app/progress_reporter.h"
 #include "src/app/source_factory.h"
@@ -22,6 +23,7 @@
 #include "src/core/evaluation.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/image_formats.h"
+#include "src/core/remap_handoff.h"
 #include "src/core/synthetic_scene.h"
 #ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/dataset_source.h"
@@ -33,18 +35,11 @@
 namespace sv {
 namespace {
 
-// One rectified pair to process, with ground truth when the source knows it.
+// One pair to process, with ground truth when the source knows it. A rectifying source may send
+// it raw; match_rectifying_pair rectifies it (on the GPU with the CUDA engine), after which its
+// views are the rectified ones, kept for recordings of the views.
 struct SourceFrame {
-  int64_t index = 0;
-  double timestamp_s = 0.0;
-  ImageRgb8 left_rgb;  // kept for recordings of the views
-  ImageRgb8 right_rgb;
-  ImageU8 left;
-  ImageU8 right;
-  ImageU16 left16;  // full depth from 16-bit sources, else empty
-  ImageU16 right16;
-  ImageF32 leftf;   // the values of float sources, else empty
-  ImageF32 rightf;
+  StereoPair pair;
   ImageF32 ground_truth;
   EvaluationMasks masks;
 };
@@ -64,7 +59,7 @@ void add_dataset_ground_truth(const FrameSource& source, int64_t index, SourceFr
   const auto* dataset = dynamic_cast<const DatasetSource*>(&source);
   if (!dataset) return;
   const StereoSample& sample = dataset->sample(index);
-  if (!sample.ground_truth.same_size(frame.left)) return;
+  if (!sample.ground_truth.same_size(frame.pair.left)) return;
   frame.ground_truth = sample.ground_truth;
   frame.masks = sample.masks;
 #else
@@ -103,18 +98,24 @@ class HeadlessRecording {
   bool add(SourceFrame& frame, const DisparityResult& result) {
     if (!recorder_) {
       request_.geometry = stereo_geometry_for(options_.source == "synthetic", options_.calib_path,
-                                              options_.rectify_alpha, frame.left.width(),
-                                              frame.left.height(), options_.params);
+                                              options_.rectify_alpha, frame.pair.left.width(),
+                                              frame.pair.left.height(), options_.params);
       std::ostream& err = err_;
       recorder_ = std::make_unique<Recorder>(make_recorder_settings(request_),
                                              [&err](const std::string& m) { err << "note: " << m << "\n"; });
     }
     RecordingFrame record;
-    record.index = frame.index;
-    record.timestamp_s = frame.timestamp_s;
+    record.index = frame.pair.index;
+    record.timestamp_s = frame.pair.timestamp_s;
     if (format_ == RecordingFormat::Raw || format_ == RecordingFormat::SideBySide) {
-      record.left = std::move(frame.left_rgb);
-      record.right = std::move(frame.right_rgb);
+      record.left = std::move(frame.pair.left);
+      record.right = std::move(frame.pair.right);
+      if (format_ == RecordingFormat::Raw) {  // the raw format records the input's full depth
+        record.left16 = std::move(frame.pair.left16);
+        record.right16 = std::move(frame.pair.right16);
+        record.leftf = std::move(frame.pair.leftf);
+        record.rightf = std::move(frame.pair.rightf);
+      }
     }
     if (format_ != RecordingFormat::Lossless16 && format_ != RecordingFormat::Raw) {
       record.disparity = result.disparity;
@@ -227,16 +228,15 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     int64_t done = 0;
     int live_failures = 0;
     bool depth_noted = false;  // 16-bit input: say once whether its full depth is matched
+    std::optional<bool> engine_remaps;  // a rectifying source: where its remap runs, once said
     while (done < limit) {
       SourceFrame frame;
       if (synthetic) {
         SyntheticFrame rendered = scene.render(static_cast<int>(done));
-        frame.index = done;
-        frame.timestamp_s = rendered.timestamp_s;
-        frame.left = to_gray(rendered.left);
-        frame.right = to_gray(rendered.right);
-        frame.left_rgb = std::move(rendered.left);
-        frame.right_rgb = std::move(rendered.right);
+        frame.pair.index = done;
+        frame.pair.timestamp_s = rendered.timestamp_s;
+        frame.pair.left = std::move(rendered.left);
+        frame.pair.right = std::move(rendered.right);
         frame.ground_truth = rendered.ground_truth;
         frame.masks.nonocc = rendered.nonoccluded_mask;
         frame.masks.disc = rendered.discontinuity_mask;
@@ -251,23 +251,16 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
           continue;
         }
         if (!pair) break;
-        frame.index = pair->index;
-        frame.timestamp_s = pair->timestamp_s;
-        frame.left = to_gray(pair->left);
-        frame.right = to_gray(pair->right);
-        frame.left_rgb = std::move(pair->left);
-        frame.right_rgb = std::move(pair->right);
-        frame.left16 = std::move(pair->left16);
-        frame.right16 = std::move(pair->right16);
-        frame.leftf = std::move(pair->leftf);
-        frame.rightf = std::move(pair->rightf);
-        require_matching_pair(frame.left, frame.right);
-        add_dataset_ground_truth(*source, pair->index, frame);
+        frame.pair = std::move(*pair);
+        if (frame.pair.left.empty() || !frame.pair.left.same_size(frame.pair.right)) {
+          // The engines' message for a bad pair; the gray images are made only here.
+          require_matching_pair(to_gray(frame.pair.left), to_gray(frame.pair.right));
+        }
       }
       pacer.wait();
 
-      if ((!frame.left16.empty() || !frame.leftf.empty()) && !depth_noted) {
-        const bool is_float = !frame.leftf.empty();
+      if ((!frame.pair.left16.empty() || !frame.pair.leftf.empty()) && !depth_noted) {
+        const bool is_float = !frame.pair.leftf.empty();
         const std::string note = is_float ? float_input_fallback_note(*engine, options.params)
                                           : high_bit_depth_fallback_note(*engine, options.params);
         if (note.empty()) {
@@ -277,9 +270,15 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         }
         depth_noted = true;
       }
-      const DisparityResult result =
-          match_at_full_depth(*engine, frame.left_rgb, frame.right_rgb, frame.leftf, frame.rightf,
-                              frame.left16, frame.right16, options.params);
+      // Rectified where it is cheapest, as in the viewer's ProcessingThread: by the CUDA engine
+      // on the GPU, on the host for the CPU engine.
+      const DisparityResult result = match_rectifying_pair(*engine, frame.pair, options.params);
+      if (frame.pair.remap && engine_remaps != frame.pair.remap->engine_remaps()) {
+        engine_remaps = frame.pair.remap->engine_remaps();
+        out << (*engine_remaps ? "rectifying on the GPU (" + engine->name() + " engine)\n"
+                               : std::string("rectifying on the host\n"));
+      }
+      if (!synthetic) add_dataset_ground_truth(*source, frame.pair.index, frame);
       if (!recording) {
         out << "frame " << done << ": " << std::fixed << std::setprecision(1)
             << result.timings.total_ms() << " ms";

@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "src/core/error.h"
-#include "src/core/high_bit_depth.h"
+#include "src/app/pair_matching.h"
 
 namespace sv {
 namespace {
@@ -150,7 +150,7 @@ bool ProcessingThread::switch_engine(const std::string& kind) {
   return switched;
 }
 
-uint64_t ProcessingThread::compute_and_publish(const StereoPair& pair) {
+uint64_t ProcessingThread::compute_and_publish(StereoPair& pair) {
   StereoParams params;
   uint64_t generation = 0;
   {
@@ -164,8 +164,7 @@ uint64_t ProcessingThread::compute_and_publish(const StereoPair& pair) {
   frame.engine = engine_->name();
   const auto start = std::chrono::steady_clock::now();
   try {
-    frame.result = match_at_full_depth(*engine_, pair.left, pair.right, pair.leftf, pair.rightf,
-                                       pair.left16, pair.right16, params);
+    frame.result = match_rectifying_pair(*engine_, pair, params);
   } catch (const std::exception& e) {
     collect_notices();
     report_error("frame " + std::to_string(pair.index) + ": " + e.what());
@@ -203,6 +202,7 @@ void ProcessingThread::run() {
       }
     }
     if (!engine_request.empty() && switch_engine(engine_request)) engine_changed = true;
+    engine_request.clear();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       redo = last_pair && (params_generation_ != last_generation || engine_changed);
@@ -220,9 +220,11 @@ void ProcessingThread::run() {
       std::lock_guard<std::mutex> lock(mutex_);
       if (steps_pending_ > 0) --steps_pending_;
       last_pair = std::move(pair);
+      engine_request.swap(engine_request_);  // asked for while the pair was awaited: applies to it
     } else if (!redo) {
       continue;
     }
+    if (!engine_request.empty() && switch_engine(engine_request)) engine_changed = true;
     engine_changed = false;
     last_generation = compute_and_publish(*last_pair);
   }

@@ -84,8 +84,9 @@ class ProcessingThread {
  private:
   void run();
   bool switch_engine(const std::string& kind);  // false when it failed
-  // Returns the parameter generation it used.
-  uint64_t compute_and_publish(const StereoPair& pair);
+  // Returns the parameter generation it used. A raw pair from a rectifying source comes out
+  // rectified (match_rectifying_pair: by the engine where it can, else here).
+  uint64_t compute_and_publish(StereoPair& pair);
   void collect_notices();
   void report_error(const std::string& message);
 

@@ -76,6 +76,13 @@ void Recorder::write_one(const RecordingFrame& frame) {
     bytes_written_ = encoder_->bytes_written();
     if (description_.empty()) description_ = encoder_->describe();
     first = sidecar_.frames.size() == 1;
+    if (first) {
+      // A raw recording learns its sample depth, codec and file from the first frame.
+      if (!encoder_->file().empty()) actual_file_ = sidecar_.file = encoder_->file();
+      sidecar_.codec = encoder_->codec();
+      sidecar_.sample_depth = encoder_->sample_depth();
+      sidecar_.replay = encoder_->replay_flags();
+    }
   }
   if (first) write_sidecar_now(false);
 }
@@ -111,11 +118,11 @@ void Recorder::write_sidecar_now(bool complete) {
 
 RecorderStatus Recorder::status() const {
   RecorderStatus s;
-  s.path = settings_.encoder.path;
   s.sidecar_path = sidecar_path_for(settings_.encoder.path);
   s.dropped = dropped_;
   s.queued = static_cast<int64_t>(queue_.size());
   std::lock_guard<std::mutex> lock(mutex_);
+  s.path = actual_file_.empty() ? settings_.encoder.path : actual_file_;
   s.accepting = !failed_ && !stopping_;
   s.finished = finished_;
   s.description = description_;

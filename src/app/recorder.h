@@ -32,6 +32,9 @@ struct RecorderSettings {
 struct RecorderStatus {
   bool accepting = false;  // running and not failed: submit() may queue frames
   bool finished = false;   // stop() has run; the file and sidecar are complete
+  // The file written: the path asked for, except for raw recordings of 16-bit sources into a
+  // container FFV1 does not fit (.mkv instead) and of float sources (the left PFM pattern), see
+  // make_recording_encoder. The sidecar is always the asked-for path + ".json".
   std::string path;
   std::string sidecar_path;
   std::string description;  // the encoder's, e.g. "libx264 in mp4, 640x480"
@@ -90,6 +93,7 @@ class Recorder {
   RecordingSidecar sidecar_;
   int64_t bytes_written_ = 0;
   std::string description_;
+  std::string actual_file_;  // the encoder's file() once the first frame is written, if it has one
   std::string error_;
   bool finished_ = false;
   double final_elapsed_s_ = 0.0;

@@ -103,9 +103,9 @@ class LevelMatcher {
   }
 
   ImageI16 match_census(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
-    // Missing values are input values: coarse pyramid levels hold averages, so only the input
-    // level (the final one) knows them.
-    const int missing = final_ ? params_.missing_value : -1;
+    // Missing values are input values: coarse 8-bit levels hold plain averages, so only the
+    // input level (the final one) knows them; 16-bit levels keep them (pyramid.cpp).
+    const int missing = final_ || left16_ ? params_.missing_value : -1;
     const auto census_of = [&](const ImageU8& image8, const ImageU16* image16) {
       return timed("census", [&] {
         return image16 ? census_transform(*image16, params_.census, missing)
@@ -204,16 +204,48 @@ void require_matching_pair(const ImageU8& left, const ImageU8& right) {
   }
 }
 
+namespace {
+
+// Every pyramid level of one view: the 8-bit image all stages read and, for 16-bit or float
+// input, the full-depth plane the census reads instead (pyramid.cpp reduces it at full depth;
+// the coarse 8-bit images are its 8-bit views, high_bit_depth.h).
+struct ViewPyramid {
+  std::vector<ImageU8> eight_bit;
+  std::vector<ImageU16> sixteen_bit;  // empty unless the input is 16-bit
+  std::vector<ImageF32> floats;       // empty unless the input is float
+};
+
+ViewPyramid build_view_pyramid(const ImageU8& view, const ImageU16* plane16, const ImageF32* planef,
+                               FloatViewRange float_range, const StereoParams& params) {
+  const int levels = params.pyramid_levels;
+  ViewPyramid pyramid;
+  if (plane16 != nullptr) {
+    pyramid.sixteen_bit = build_pyramid(*plane16, levels, params.missing_value);
+    pyramid.eight_bit.push_back(view);
+    for (int i = 1; i <= levels; ++i) pyramid.eight_bit.push_back(eight_bit_view(pyramid.sixteen_bit[i]));
+  } else if (planef != nullptr) {
+    pyramid.floats = build_pyramid(*planef, levels, float_missing_value(params));
+    pyramid.eight_bit.push_back(view);
+    for (int i = 1; i <= levels; ++i) pyramid.eight_bit.push_back(eight_bit_view(pyramid.floats[i], float_range));
+  } else {
+    pyramid.eight_bit = build_pyramid(view, levels);
+  }
+  return pyramid;
+}
+
+}  // namespace
+
 // The whole pipeline on 8-bit views; for 16-bit input `left16` / `right16` (else null) feed the
-// census instead (no pyramid then: require_high_bit_depth_support); `colour_left` (else null),
-// the colour of `left`, guides ESAW / ESMP's weights on the input level; for float input
-// `leftf` / `rightf` (else null) feed the census the same way.
+// census instead, level by level; `colour_left` (else null), the colour of `left`, guides ESAW /
+// ESMP's weights on the input level; for float input `leftf` / `rightf` (else null) feed the
+// census the same way, `float_range` being the views' range.
 static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
                                     const ImageU16* left16, const ImageU16* right16,
                                     const StereoParams& params,
                                     const ImageRgb8* colour_left = nullptr,
                                     const ImageF32* leftf = nullptr,
-                                    const ImageF32* rightf = nullptr) {
+                                    const ImageF32* rightf = nullptr,
+                                    FloatViewRange float_range = {}) {
   require_valid(params);
   require_matching_pair(left, right);
   const AlgorithmInfo& algorithm = *find_algorithm(params.algorithm);
@@ -221,12 +253,14 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
   pyramid_level_sizes(left.width(), left.height(), levels);  // throws when too small
 
   DisparityResult result;
-  std::vector<ImageU8> left_pyramid, right_pyramid;
+  ViewPyramid left_levels, right_levels;
   {
     ScopedStageTimer timer(result.timings, "pyramid");
-    left_pyramid = build_pyramid(left, levels);
-    right_pyramid = build_pyramid(right, levels);
+    left_levels = build_view_pyramid(left, left16, leftf, float_range, params);
+    right_levels = build_view_pyramid(right, right16, rightf, float_range, params);
   }
+  const std::vector<ImageU8>& left_pyramid = left_levels.eight_bit;
+  const std::vector<ImageU8>& right_pyramid = right_levels.eight_bit;
 
   SearchRange range = coarse_search_range(params.min_disparity, params.num_disparities, levels);
   ImageI16 disparity;
@@ -234,8 +268,13 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
   for (int level = levels; level >= 0; --level) {
     const std::string prefix = level > 0 ? "L" + std::to_string(level) + " " : "";
     LevelMatcher matcher(algorithm, params, level == 0, prefix, result.timings);
-    if (left16 != nullptr) matcher.use_16bit_census_input(*left16, *right16);
-    if (leftf != nullptr) matcher.use_float_census_input(*leftf, *rightf, float_missing_value(params));
+    if (left16 != nullptr) {
+      matcher.use_16bit_census_input(left_levels.sixteen_bit[level], right_levels.sixteen_bit[level]);
+    }
+    if (leftf != nullptr) {
+      matcher.use_float_census_input(left_levels.floats[level], right_levels.floats[level],
+                                     float_missing_value(params));
+    }
     if (level == 0 && colour_left != nullptr) matcher.use_colour_guide(*colour_left);
     if (level == 0 && wants_confidence(params)) matcher.keep_confidence_inputs(&confidence_inputs);
     disparity = matcher.match(left_pyramid[level], right_pyramid[level], range);
@@ -319,7 +358,7 @@ DisparityResult CpuEngine::compute(const ImageF32& left, const ImageF32& right,
   require_matching_pair(left, right);
   const FloatViewRange range = float_view_range(left, right, params);
   return run_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr, nullptr,
-                      params, nullptr, &left, &right);
+                      params, nullptr, &left, &right, range);
 }
 
 bool CpuEngine::supports_float_input(const StereoParams& params) const {

@@ -9,6 +9,8 @@
 
 namespace sv {
 
+class RemapHandoff;
+
 // One stereo pair as a source delivers it (shared/ARCHITECTURE.md, "capture thread").
 // `left`/`right` are the colour views the viewer shows; engines take their grey versions.
 struct StereoPair {
@@ -26,6 +28,10 @@ struct StereoPair {
   // float values take these first (match_at_full_depth).
   ImageF32 leftf;
   ImageF32 rightf;
+  // From a rectifying source (remap_handoff.h): how to hand its remap to the engine, and whether
+  // this pair's views are still RAW (remap->maps() rectify them). Null for any other source.
+  std::shared_ptr<RemapHandoff> remap;
+  bool needs_remap = false;
 };
 
 // Where pairs come from: synthetic scene, video files, image sequences, cameras. A source is

@@ -64,10 +64,6 @@ std::string high_bit_depth_problem(const StereoParams& params) {
     return params.algorithm + " cannot take 16-bit input (only census algorithms such as "
                               "census-sgm compare 16-bit values)";
   }
-  if (params.pyramid_levels > 0) {
-    return "pyramid levels are not available with 16-bit input (the pyramid averages 8-bit "
-           "images); set pyramid-levels to 0";
-  }
   return "";
 }
 
@@ -81,10 +77,6 @@ std::string float_input_problem(const StereoParams& params) {
   if (algorithm == nullptr || algorithm->cost != MatchingCost::Census) {
     return params.algorithm + " cannot take float input (only census algorithms such as "
                               "census-sgm compare float values)";
-  }
-  if (params.pyramid_levels > 0) {
-    return "pyramid levels are not available with float input (the pyramid averages 8-bit "
-           "images); set pyramid-levels to 0";
   }
   return "";
 }

@@ -42,7 +42,8 @@ ImageU8 eight_bit_view(const ImageF32& image, FloatViewRange range);
 float float_missing_value(const StereoParams& params);
 
 // Empty when the engines can match `params` on 16-bit input; otherwise why not, as a sentence
-// (the algorithm has no census, or the pyramid, whose 2x2 averages are 8-bit, is on).
+// (the algorithm has no census). With pyramid levels, every level is reduced at full depth
+// (pyramid.h) and its census compares those values; the missing value stays missing on every level.
 std::string high_bit_depth_problem(const StereoParams& params);
 
 // Throws InputError with high_bit_depth_problem().

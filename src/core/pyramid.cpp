@@ -1,14 +1,94 @@
+// Coarse-to-fine pyramid: the 2x2 reductions and the search ranges of every level.
+//
+// EXACT DEFINITION of the reductions (the CUDA engine reproduces them bit for bit)
+//   Samples: out(x, y) reads the four pixels at (2x, 2y), (2x+1, 2y), (2x, 2y+1), (2x+1, 2y+1),
+//     in that order, with coordinates clamped into the image (an odd last column or row counts
+//     twice). The output is ceil(W / 2) x ceil(H / 2).
+//   8-bit: out = (a + b + c + d + 2) / 4 (integer division: the mean rounded half up).
+//   16-bit, with missing value M (-1: none; else 0..65535): a sample is missing when it equals M.
+//     n = the number of real samples, s = their integer sum.
+//     n == 0: out = M (a block with no data stays missing).
+//     else m = (s + n / 2) / n (the mean rounded half up; n = 3 has no halves), and out = m,
+//     except m == M (real values on both sides of M), which becomes M + 1 (M - 1 for M = 65535),
+//     so real data never turns missing. Without M this is the 8-bit rule.
+//   float, with missing value M (NaN: none beyond the NaNs): a sample is missing when it is NaN
+//     or == M (census_transform.cpp's rule).
+//     n == 0: out = NaN.
+//     else s = the sum of the real samples in sample order, in double, each addition rounded to
+//     nearest; m = s / n in double; out = m rounded to float (to nearest, ties to even). +inf and
+//     -inf are values: a block holding both sums to NaN and so turns missing. A result == M
+//     becomes nextafter(M, +inf), the next float above it, so real data never turns missing.
+//   Averages of real values stay within their range, so the 8-bit view of a reduced level
+//   (high_bit_depth.h: the high byte; the float pair's range view with level 0's range) is the
+//   coarse level's 8-bit image for the stages that read 8 bits.
 #include "src/core/pyramid.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
 
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 
-#include <string>
-
 namespace sv {
 namespace {
+
+// The four samples of out(x, y) in the definition's order.
+template <typename T>
+void block_samples(const Image<T>& image, int x, int y, T samples[4]) {
+  samples[0] = image.clamped(2 * x, 2 * y);
+  samples[1] = image.clamped(2 * x + 1, 2 * y);
+  samples[2] = image.clamped(2 * x, 2 * y + 1);
+  samples[3] = image.clamped(2 * x + 1, 2 * y + 1);
+}
+
+uint16_t reduce_block(const uint16_t samples[4], int missing_value) {
+  int sum = 0, n = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (samples[i] == missing_value) continue;
+    sum += samples[i];
+    ++n;
+  }
+  if (n == 0) return static_cast<uint16_t>(missing_value);
+  int mean = (sum + n / 2) / n;
+  if (mean == missing_value) mean = missing_value < 65535 ? missing_value + 1 : missing_value - 1;
+  return static_cast<uint16_t>(mean);
+}
+
+float reduce_block(const float samples[4], float missing_value) {
+  double sum = 0.0;
+  int n = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (std::isnan(samples[i]) || samples[i] == missing_value) continue;
+    sum += static_cast<double>(samples[i]);
+    ++n;
+  }
+  if (n == 0) return std::numeric_limits<float>::quiet_NaN();
+  const float mean = static_cast<float>(sum / n);
+  if (mean == missing_value) return std::nextafter(missing_value, std::numeric_limits<float>::infinity());
+  return mean;
+}
+
+template <typename T, typename Missing>
+Image<T> downsample_with_missing(const Image<T>& image, Missing missing_value) {
+  Image<T> out((image.width() + 1) / 2, (image.height() + 1) / 2);
+  for (int y = 0; y < out.height(); ++y) {
+    for (int x = 0; x < out.width(); ++x) {
+      T samples[4];
+      block_samples(image, x, y, samples);
+      out.at(x, y) = reduce_block(samples, missing_value);
+    }
+  }
+  return out;
+}
+
+template <typename T, typename Missing>
+std::vector<Image<T>> pyramid_with_missing(const Image<T>& image, int levels, Missing missing_value) {
+  std::vector<Image<T>> pyramid{image};
+  for (int i = 0; i < levels; ++i) pyramid.push_back(downsample_2x2(pyramid.back(), missing_value));
+  return pyramid;
+}
 
 int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 int ceil_div(int a, int b) { return -floor_div(-a, b); }
@@ -58,6 +138,26 @@ std::vector<ImageU8> build_pyramid(const ImageU8& image, int levels) {
   std::vector<ImageU8> pyramid{image};
   for (int i = 0; i < levels; ++i) pyramid.push_back(downsample_2x2(pyramid.back()));
   return pyramid;
+}
+
+ImageU16 downsample_2x2(const ImageU16& image, int missing_value) {
+  if (missing_value < -1 || missing_value > 65535) {
+    throw InputError("16-bit missing value must be -1 (none) or 0..65535, got " +
+                     std::to_string(missing_value));
+  }
+  return downsample_with_missing(image, missing_value);
+}
+
+ImageF32 downsample_2x2(const ImageF32& image, float missing_value) {
+  return downsample_with_missing(image, missing_value);
+}
+
+std::vector<ImageU16> build_pyramid(const ImageU16& image, int levels, int missing_value) {
+  return pyramid_with_missing(image, levels, missing_value);
+}
+
+std::vector<ImageF32> build_pyramid(const ImageF32& image, int levels, float missing_value) {
+  return pyramid_with_missing(image, levels, missing_value);
 }
 
 SearchRange coarse_search_range(int min_disparity, int num_disparities, int levels) {

@@ -16,6 +16,14 @@ namespace sv {
 // source block at (2x, 2y). Odd sizes round up; the missing row/column replicates the border.
 ImageU8 downsample_2x2(const ImageU8& image);
 
+// The same reduction on 16-bit and float input (high_bit_depth.h), keeping every bit of the
+// values and leaving missing pixels out of the means, so a missing pixel never drags a real one
+// toward the missing value and a block with no data stays missing. Exact definitions (rounding,
+// NaN, infinities, a mean that lands on the missing value): the top of pyramid.cpp.
+// `missing_value`: -1 (none) or 0..65535; float: NaN (nothing beyond the NaNs) or the value.
+ImageU16 downsample_2x2(const ImageU16& image, int missing_value);
+ImageF32 downsample_2x2(const ImageF32& image, float missing_value);
+
 // The smallest image a pyramid level may shrink to: below it windows see mostly border.
 constexpr int kMinPyramidLevelSize = 8;
 
@@ -25,6 +33,8 @@ std::vector<std::pair<int, int>> pyramid_level_sizes(int width, int height, int 
 
 // levels[0] is `image`, levels[i] the i-th reduction.
 std::vector<ImageU8> build_pyramid(const ImageU8& image, int levels);
+std::vector<ImageU16> build_pyramid(const ImageU16& image, int levels, int missing_value);
+std::vector<ImageF32> build_pyramid(const ImageF32& image, int levels, float missing_value);
 
 // Search range of the coarsest level: [floor(min / 2^L), ... ] covering the full range scaled
 // down by 2^levels (rounded outward so no disparity of the full range is lost).

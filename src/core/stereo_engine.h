@@ -10,6 +10,8 @@
 
 namespace sv {
 
+struct RectificationMaps;  // remap.h
+
 // A result still held on the engine's device (the CUDA engine's DeviceDisparity), so a display
 // on the same GPU can show it without a host round trip. Opaque here: the core knows no CUDA.
 class DeviceResult {
@@ -27,6 +29,12 @@ struct DisparityResult {
   StageTimings timings;
   // Set only by an engine asked to keep device results (set_keep_device_results).
   std::shared_ptr<const DeviceResult> device;
+  // Set only by an engine that rectified a colour pair itself (set_rectification): the rectified
+  // views the disparity belongs to, for the display.
+  ImageRgb8 rectified_left, rectified_right;
+  // Set only when both hold (device results kept, views rectified by the engine): the same views
+  // still on the engine's device (the CUDA engine's DeviceViews), for display without the host.
+  std::shared_ptr<const DeviceResult> device_views;
 };
 
 // The contract shared by the CPU reference engine and the CUDA engine: the same parameters give
@@ -53,7 +61,7 @@ class StereoEngine {
     throw InputError("the " + name() + " engine cannot take 16-bit input (" + params.algorithm +
                      ")");
   }
-  // Whether compute(ImageU16, ...) handles `params` (census algorithms without the pyramid).
+  // Whether compute(ImageU16, ...) handles `params` (census algorithms).
   virtual bool supports_high_bit_depth(const StereoParams& /*params*/) const { return false; }
   // Float gray input, the same way: the census compares the float values (NaN = missing), the
   // rest is the 8-bit pipeline on the pair's 8-bit view (high_bit_depth.h, float_view_range).
@@ -62,8 +70,16 @@ class StereoEngine {
     throw InputError("the " + name() + " engine cannot take float input (" + params.algorithm +
                      ")");
   }
-  // Whether compute(ImageF32, ...) handles `params` (census algorithms without the pyramid).
+  // Whether compute(ImageF32, ...) handles `params` (census algorithms).
   virtual bool supports_float_input(const StereoParams& /*params*/) const { return false; }
+  // Rectification inside the engine (the CUDA engine's GPU remap, shared/ARCHITECTURE.md): after
+  // this call compute() takes RAW pairs of the maps' size and rectifies them (remap.h, bit for
+  // bit as remap_bilinear on the host) before matching; colour pairs come back with their
+  // rectified views. Null turns it off. Returns false, changing nothing, where the engine cannot
+  // (the CPU engine): the caller rectifies on the host.
+  virtual bool set_rectification(std::shared_ptr<const RectificationMaps> /*maps*/) {
+    return false;
+  }
   // Asks for DisparityResult::device on later frames (for CUDA-GL interop); engines that have no
   // device ignore it.
   virtual void set_keep_device_results(bool /*keep*/) {}

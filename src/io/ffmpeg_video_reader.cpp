@@ -1,5 +1,6 @@
 #include "src/io/ffmpeg_video_reader.h"
 
+#include <cmath>
 #include <cstring>
 
 extern "C" {
@@ -7,6 +8,7 @@ extern "C" {
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 }
 
@@ -62,6 +64,68 @@ int FfmpegVideoReader::width() const { return context_->codec->width; }
 int FfmpegVideoReader::height() const { return context_->codec->height; }
 std::string FfmpegVideoReader::codec_name() const { return context_->codec->codec->name; }
 
+namespace {
+
+// Bits per gray sample of a pixel format, 0 for colour, palette and Bayer formats.
+int gray_bits_of(AVPixelFormat format) {
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(format);
+  if (d == nullptr) return 0;
+  if (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BAYER)) return 0;
+  const int colour_components = d->nb_components - ((d->flags & AV_PIX_FMT_FLAG_ALPHA) ? 1 : 0);
+  return colour_components == 1 ? d->comp[0].depth : 0;
+}
+
+}  // namespace
+
+std::string FfmpegVideoReader::pixel_format_name() const {
+  const char* name = av_get_pix_fmt_name(context_->codec->pix_fmt);
+  return name ? name : "unknown";
+}
+
+int FfmpegVideoReader::gray_bits() const { return gray_bits_of(context_->codec->pix_fmt); }
+
+double FfmpegVideoReader::frames_per_second() const {
+  const AVStream* stream = context_->format->streams[context_->stream_index];
+  for (const AVRational rate : {stream->avg_frame_rate, stream->r_frame_rate}) {
+    if (rate.num > 0 && rate.den > 0) {
+      const double fps = av_q2d(rate);
+      if (std::isfinite(fps) && fps > 0 && fps < 1000) return fps;
+    }
+  }
+  return 0.0;
+}
+
+int64_t FfmpegVideoReader::frame_count() const {
+  const AVStream* stream = context_->format->streams[context_->stream_index];
+  if (stream->nb_frames > 0) return stream->nb_frames;
+  // Matroska keeps no frame count: the duration times the rate, as OpenCV estimates it.
+  const double fps = frames_per_second();
+  double seconds = 0.0;
+  if (stream->duration != AV_NOPTS_VALUE && stream->duration > 0) {
+    seconds = stream->duration * av_q2d(stream->time_base);
+  } else if (context_->format->duration != AV_NOPTS_VALUE && context_->format->duration > 0) {
+    seconds = static_cast<double>(context_->format->duration) / AV_TIME_BASE;
+  }
+  const int64_t estimate = std::llround(seconds * fps);
+  return estimate > 0 ? estimate : -1;
+}
+
+std::optional<int> video_gray_bits(const std::string& path) {
+  av_log_set_level(AV_LOG_FATAL);
+  AVFormatContext* format = nullptr;
+  if (avformat_open_input(&format, path.c_str(), nullptr, nullptr) < 0) return std::nullopt;
+  std::optional<int> bits;
+  const AVCodec* decoder = nullptr;
+  if (avformat_find_stream_info(format, nullptr) >= 0) {
+    const int index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    if (index >= 0 && decoder != nullptr) {
+      bits = gray_bits_of(static_cast<AVPixelFormat>(format->streams[index]->codecpar->format));
+    }
+  }
+  avformat_close_input(&format);
+  return bits;
+}
+
 bool FfmpegVideoReader::receive_frame(Frame& out) {
   Context& c = *context_;
   const int e = avcodec_receive_frame(c.codec, c.decoded);
@@ -94,6 +158,13 @@ bool FfmpegVideoReader::receive_frame(Frame& out) {
     if (*reinterpret_cast<const uint8_t*>(&probe) == 0) {
       for (uint16_t& v : out.gray16.pixels()) v = static_cast<uint16_t>((v >> 8) | (v << 8));
     }
+  }
+  const int64_t pts = c.decoded->best_effort_timestamp;
+  const AVStream* stream = c.format->streams[c.stream_index];
+  out.timestamp_s = 0.0;
+  if (pts != AV_NOPTS_VALUE) {
+    const int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+    out.timestamp_s = (pts - start) * av_q2d(stream->time_base);
   }
   av_frame_unref(c.decoded);
   return true;

@@ -10,8 +10,8 @@
 namespace sv {
 
 // A video decoded through FFmpeg's libraries, frame by frame, as 8-bit RGB or as 16-bit gray
-// with the stored values unchanged (what the lossless disparity recordings hold; OpenCV's
-// VideoCapture would reduce them to 8 bits). A file cut short (a recording stopped by a full
+// with the stored values unchanged (what the lossless disparity recordings and the 16-bit raw
+// recordings hold; OpenCV's VideoCapture would reduce them to 8 bits). A file cut short (a recording stopped by a full
 // disk) reads up to its last whole frame and then ends, with truncated() saying so.
 class FfmpegVideoReader {
  public:
@@ -26,11 +26,21 @@ class FfmpegVideoReader {
   int width() const;
   int height() const;
   std::string codec_name() const;
+  // The stream's own pixel format (e.g. "gray16le") and, when it is gray (one component, with or
+  // without alpha), its bits per sample; 0 for colour formats. Gray16 readers deliver gray16le
+  // and gray16be values unchanged; other gray depths are scaled onto 0..65535 by swscale.
+  std::string pixel_format_name() const;
+  int gray_bits() const;
+  // The stream's frame rate (0 when unknown) and its frame count: the container's, else one
+  // estimated from the duration and the rate as OpenCV does, else -1.
+  double frames_per_second() const;
+  int64_t frame_count() const;
 
   // The next frame, or nullopt at the end. Gray16 readers fill `gray16`, Rgb8 readers `rgb`.
   struct Frame {
     ImageRgb8 rgb;
     ImageU16 gray16;
+    double timestamp_s = 0.0;  // presentation time from the stream (0 when it has none)
   };
   std::optional<Frame> read();
 
@@ -48,5 +58,10 @@ class FfmpegVideoReader {
   bool done_ = false;
   bool truncated_ = false;
 };
+
+// The bits per sample of the first video stream of `path` when its pixel format is gray (what
+// gray_bits() says), 0 for colour video; nullopt when FFmpeg cannot open the file or find a
+// decodable video stream in it.
+std::optional<int> video_gray_bits(const std::string& path);
 
 }  // namespace sv

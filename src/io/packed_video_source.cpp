@@ -4,6 +4,25 @@
 #include "src/io/video_file_reader.h"
 
 namespace sv {
+namespace {
+
+// The 16-bit planes of a packed frame, cut as split_packed_frame cuts its views (`layout` is
+// resolved and the size was checked at construction).
+void split_packed_gray16(const ImageU16& frame, PackedLayout layout, ImageU16& left, ImageU16& right) {
+  const bool sbs = layout == PackedLayout::SideBySide;
+  const int w = sbs ? frame.width() / 2 : frame.width();
+  const int h = sbs ? frame.height() : frame.height() / 2;
+  left = ImageU16(w, h);
+  right = ImageU16(w, h);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      left.at(x, y) = frame.at(x, y);
+      right.at(x, y) = sbs ? frame.at(x + w, y) : frame.at(x, y + h);
+    }
+  }
+}
+
+}  // namespace
 
 PackedVideoSource::PackedVideoSource(const std::string& path, PackedLayout layout,
                                      NoticeSink notices)
@@ -23,8 +42,10 @@ std::string PackedVideoSource::describe() const {
   const bool sbs = layout_ == PackedLayout::SideBySide;
   const int w = sbs ? video_->width() / 2 : video_->width();
   const int h = sbs ? video_->height() : video_->height() / 2;
+  const std::string depth =
+      video_->high_bit_depth() ? " " + std::to_string(video_->gray_bits()) + "-bit" : "";
   return "video " + video_->path() + " (" + packed_layout_name(layout_) + ") " +
-         std::to_string(w) + "x" + std::to_string(h);
+         std::to_string(w) + "x" + std::to_string(h) + depth;
 }
 
 int64_t PackedVideoSource::frame_count() const { return video_->frame_count(); }
@@ -50,6 +71,8 @@ std::optional<StereoPair> PackedVideoSource::next() {
   pair.timestamp_s = frame->timestamp_s;
   pair.left = std::move(views.left);
   pair.right = std::move(views.right);
+  // A high bit depth video keeps its values, as 16-bit image files do (frame_source.h).
+  if (!frame->gray16.empty()) split_packed_gray16(frame->gray16, layout_, pair.left16, pair.right16);
   return pair;
 }
 

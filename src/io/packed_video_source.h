@@ -13,7 +13,8 @@ class VideoFileReader;
 
 // One video file whose frames carry both views, side by side or one above the other (what stereo
 // webcams record). The layout is given or, with PackedLayout::Auto, read from the frame size
-// (detect_packed_layout). Never drops a frame.
+// (detect_packed_layout). Never drops a frame. A high bit depth gray video (VideoFileReader)
+// gives pairs with left16 / right16 as well, cut the same way.
 class PackedVideoSource : public FrameSource {
  public:
   // InputError: missing or undecodable file, a frame that cannot be split that way, or Auto on a

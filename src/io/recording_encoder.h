@@ -14,7 +14,9 @@ namespace sv {
 
 // One frame handed to a recording: owned copies, so the frame loop can move on at once. Only
 // what the format needs must be filled (left/right for Raw and SideBySide, the float disparity
-// for Color and SideBySide, the fixed-point one for Lossless16).
+// for Color and SideBySide, the fixed-point one for Lossless16). For Raw, the full-depth planes
+// of a 16-bit or float source (StereoPair::left16 / leftf) are recorded instead of the views
+// when they are filled.
 struct RecordingFrame {
   int64_t index = 0;         // the source's frame number
   double timestamp_s = 0.0;  // the source's time stamp
@@ -22,6 +24,8 @@ struct RecordingFrame {
   ImageRgb8 right;
   ImageF32 disparity;
   ImageI16 disparity_fixed;
+  ImageU16 left16, right16;  // Raw of a 16-bit source
+  ImageF32 leftf, rightf;    // Raw of a float source
 };
 
 struct RecordingEncoderSettings {
@@ -53,16 +57,40 @@ class RecordingEncoder {
   virtual std::string codec() const = 0;
   // Pixels whose disparity did not fit the 16-bit encoding (Lossless16 only; normally 0).
   virtual int64_t clamped_pixels() const { return 0; }
+  // Where the frames went when that is not the settings' path (empty otherwise): a raw recording
+  // of a 16-bit source into a container FFV1 does not fit ("pair.mp4" -> "pair.mkv"), or of a
+  // float source (a PFM pattern, "pair_left_%06d.pfm"). Known after the first write.
+  virtual std::string file() const { return ""; }
+  // What one stored sample is: "8-bit" (colour video, the raw 8-bit views), "16-bit" (Lossless16,
+  // the raw pair of a 16-bit source) or "float" (the raw pair of a float source).
+  virtual std::string sample_depth() const { return "8-bit"; }
+  // For Raw: the source flags that play the recording back (e.g. "--sbs pair.mkv"); else empty.
+  virtual std::string replay_flags() const { return ""; }
 };
 
 // The encoder for settings.format: FFmpeg video for everything, except Lossless16 to a path
 // ending in .png, which writes a 16-bit PNG sequence (path "d.png" gives d_000000.png,
 // d_000001.png, ...). `notices` hears about
 // fallbacks (no H.264 encoder). Throws RuntimeError for a codec this build lacks.
+//
+// Raw keeps the source's depth, decided by the first frame:
+//   8-bit   the views side by side in the settings' codec (H.264 by default), replayed by --sbs;
+//   16-bit  left16 | right16 side by side as gray16le, FFV1 unless a codec is named, losslessly;
+//           a name whose container cannot hold the codec (.mp4, .mov for FFV1) is written as
+//           Matroska beside it ("pair.mp4" -> "pair.mkv"); replayed by --sbs at full depth;
+//   float   no FFmpeg codec holds float samples, so each view of each frame is a PFM file, bit
+//           exact (NaN included): "rec/pair.mp4" (or "rec/pair.pfm") -> rec/pair_left_000000.pfm,
+//           rec/pair_right_000000.pfm, ...; replayed by --left rec/pair_left_%06d.pfm
+//           --right rec/pair_right_%06d.pfm (image sequences keep float frames).
+// A .pfm name takes only float sources (RuntimeError at the first frame otherwise).
 std::unique_ptr<RecordingEncoder> make_recording_encoder(const RecordingEncoderSettings& settings,
                                                          NoticeSink notices = {});
 
 // The file name of frame `n` of a PNG sequence recording named `path` (see above).
 std::string png_sequence_frame_path(const std::string& path, int64_t n);
+
+// The file of view `view` ("left" or "right") of frame `n` of a float raw recording named `path`
+// (see above); n < 0 gives the printf pattern of the sequence ("..._left_%06d.pfm").
+std::string float_pair_frame_path(const std::string& path, const std::string& view, int64_t n);
 
 }  // namespace sv

@@ -24,6 +24,8 @@ std::string sidecar_json(const RecordingSidecar& s) {
   doc["file"] = s.file;
   doc["format"] = recording_format_name(s.format);
   doc["codec"] = s.codec;
+  doc["sample_depth"] = s.sample_depth;
+  if (!s.replay.empty()) doc["replay"] = s.replay;
   doc["width"] = s.width;
   doc["height"] = s.height;
   doc["frames_per_second"] = s.frames_per_second;

@@ -17,9 +17,16 @@ namespace sv {
 // geometry, how to turn stored values back into disparities, and each frame's source index and
 // time stamp in file order.
 struct RecordingSidecar {
-  std::string file;  // the recording (for a PNG sequence: its first frame's name)
+  // The recording: the file written (a raw 16-bit recording asked for as .mp4 is .mkv), or for a
+  // float raw recording the pattern of its left PFM files. The sidecar itself is always named
+  // after the path asked for (sidecar_path_for), so it is found where it was promised.
+  std::string file;
   RecordingFormat format = RecordingFormat::Color;
   std::string codec;
+  // What one stored sample is (RecordingEncoder::sample_depth): "8-bit", "16-bit" or "float".
+  // For raw recordings this is the source's depth, kept losslessly for 16-bit and float.
+  std::string sample_depth = "8-bit";
+  std::string replay;  // raw only: the source flags that play it back, e.g. "--sbs pair.mkv"
   int width = 0;  // stored frame size
   int height = 0;
   double frames_per_second = 30.0;

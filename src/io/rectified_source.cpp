@@ -20,6 +20,22 @@ std::optional<StereoPair> RectifiedSource::next() {
     rectifier_ = std::make_unique<StereoRectifier>(calibration_, pair->left.width(),
                                                    pair->left.height(), alpha_);
     post_notice(notices_, rectifier_->summary());
+    // The engine's answer carries over to the new size; the maps are the new rectifier's.
+    const bool engine_remaps = handoff_ && handoff_->engine_remaps();
+    handoff_ = rectifier_->remaps()
+                   ? std::make_shared<RemapHandoff>(
+                         std::make_shared<const RectificationMaps>(rectifier_->maps()),
+                         engine_remaps)
+                   : nullptr;
+  }
+  if (handoff_) {
+    pair->remap = handoff_;
+    if (handoff_->engine_remaps() && pair->left16.empty() && pair->leftf.empty()) {
+      // A right view of another size is refused here, as rectify() refuses it.
+      if (!pair->right.same_size(pair->left)) rectifier_->rectify(pair->left, pair->right);
+      pair->needs_remap = true;
+      return pair;
+    }
   }
   rectifier_->rectify(pair->left, pair->right);
   if (!pair->left16.empty()) rectifier_->rectify(pair->left16, pair->right16);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "src/core/frame_source.h"
+#include "src/core/remap_handoff.h"
 #include "src/io/notice_sink.h"
 #include "src/io/stereo_calibration.h"
 #include "src/io/stereo_rectifier.h"
@@ -13,6 +14,10 @@ namespace sv {
 // Rectifies the pairs of another source on the CPU, on the thread that calls next() (the capture
 // thread, for the CPU engine). The rectifier is built at the first pair's size and rebuilt when
 // the size changes; a calibration that does not fit the size is an InputError with both sizes.
+// Every pair it remaps carries a RemapHandoff (remap_handoff.h) with the maps: once the frame
+// loop says through it that its engine remaps (the CUDA engine), 8-bit pairs pass through RAW,
+// marked needs_remap, and the engine rectifies them on the GPU. 16-bit and float pairs are
+// always rectified here (the engine's full-depth planes and the display's views come apart).
 class RectifiedSource : public FrameSource {
  public:
   RectifiedSource(std::unique_ptr<FrameSource> raw, StereoCalibration calibration,
@@ -34,6 +39,7 @@ class RectifiedSource : public FrameSource {
   double alpha_;
   NoticeSink notices_;
   std::unique_ptr<StereoRectifier> rectifier_;
+  std::shared_ptr<RemapHandoff> handoff_;  // with the rectifier's maps
 };
 
 }  // namespace sv

@@ -4,17 +4,10 @@
 #include <string>
 
 #include "src/core/image.h"
+#include "src/core/remap.h"  // RectificationMaps
 #include "src/io/stereo_calibration.h"
 
 namespace sv {
-
-// Per-view remap tables: the rectified pixel (x, y) takes the raw image's value at
-// (x_map(x, y), y_map(x, y)). Float pixel coordinates, OpenCV's CV_32FC1 map convention, so a
-// GPU remap can use them as they are.
-struct RectificationMaps {
-  ImageF32 left_x, left_y;
-  ImageF32 right_x, right_y;
-};
 
 // Rectification of one camera pair at one image size, built once:
 //   - with R and T (and K1 D1 K2 D2): stereoRectify with CALIB_ZERO_DISPARITY and `alpha`

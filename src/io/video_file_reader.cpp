@@ -5,15 +5,24 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <opencv2/videoio.hpp>
 
 #include "src/core/error.h"
+#include "src/core/high_bit_depth.h"
 #include "src/io/mat_image.h"
+#if STEREOVIEW_HAS_RECORDING
+#include "src/io/ffmpeg_video_reader.h"
+#endif
 
 namespace sv {
 
+// OpenCV for 8-bit video; FFmpeg directly for gray of more than 8 bits.
 struct VideoFileReader::Capture {
   cv::VideoCapture capture;
+#if STEREOVIEW_HAS_RECORDING
+  std::unique_ptr<FfmpegVideoReader> full_depth;
+#endif
 };
 
 namespace {
@@ -38,6 +47,7 @@ void require_readable_file(const std::string& path) {
 VideoFileReader::VideoFileReader(const std::string& path)
     : path_(path), capture_(std::make_unique<Capture>()) {
   require_readable_file(path);
+  if (open_full_depth()) return;
   cv::VideoCapture& cap = capture_->capture;
   try {
     // FFmpeg only: other backends would take a lone image or a printf pattern for a "video".
@@ -67,6 +77,85 @@ VideoFileReader::VideoFileReader(const std::string& path)
 
 VideoFileReader::~VideoFileReader() = default;
 
+#if STEREOVIEW_HAS_RECORDING
+
+bool VideoFileReader::open_full_depth() {
+  // A file FFmpeg cannot open or decode goes on to OpenCV, whose message says why.
+  const std::optional<int> bits = video_gray_bits(path_);
+  if (!bits || *bits <= 8) return false;
+  try {
+    capture_->full_depth = std::make_unique<FfmpegVideoReader>(path_, FfmpegVideoReader::Pixels::Gray16);
+  } catch (const std::runtime_error& e) {
+    throw InputError("cannot read " + std::to_string(*bits) + "-bit video '" + path_ + "': " + e.what());
+  }
+  gray_bits_ = *bits;
+  frame_count_ = capture_->full_depth->frame_count();
+  fps_ = capture_->full_depth->frames_per_second();
+  pending_ = read_full_depth();
+  if (!pending_) {
+    throw InputError("cannot read " + std::to_string(gray_bits_) + "-bit video '" + path_ +
+                     "' (" + capture_->full_depth->codec_name() + ", " +
+                     capture_->full_depth->pixel_format_name() +
+                     "): no frame could be decoded (empty, truncated or damaged file)");
+  }
+  width_ = pending_->image.width();
+  height_ = pending_->image.height();
+  position_ = 0;
+  ended_ = false;
+  return true;
+}
+
+std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth() {
+  std::optional<FfmpegVideoReader::Frame> decoded;
+  try {
+    decoded = capture_->full_depth->read();
+  } catch (const std::runtime_error&) {
+    decoded.reset();  // a frame that cannot be converted ends the file like a damaged one
+  }
+  if (!decoded) {
+    ended_ = true;
+    return std::nullopt;
+  }
+  Frame frame;
+  frame.gray16 = std::move(decoded->gray16);
+  frame.image = to_rgb(eight_bit_view(frame.gray16));
+  if (width_ != 0 && !frame.gray16.same_size(width_, height_)) {
+    throw InputError("video '" + path_ + "' changes frame size at frame " +
+                     std::to_string(position_) + ": " + size_text(width_, height_) + " then " +
+                     size_text(frame.gray16.width(), frame.gray16.height()));
+  }
+  frame.timestamp_s = fps_ > 0 ? static_cast<double>(position_) / fps_ : decoded->timestamp_s;
+  ++position_;
+  return frame;
+}
+
+bool VideoFileReader::seek_full_depth(int64_t index) {
+  // Lossless intra-only files (FFV1) could seek by time stamp, but decoding from the start is
+  // exact for every codec and every container.
+  std::unique_ptr<FfmpegVideoReader> reopened;
+  try {
+    reopened = std::make_unique<FfmpegVideoReader>(path_, FfmpegVideoReader::Pixels::Gray16);
+    for (int64_t i = 0; i < index; ++i) {
+      if (!reopened->read()) return false;
+    }
+  } catch (const std::runtime_error&) {
+    return false;
+  }
+  capture_->full_depth = std::move(reopened);
+  pending_.reset();
+  position_ = index;
+  ended_ = false;
+  return true;
+}
+
+#else
+
+bool VideoFileReader::open_full_depth() { return false; }
+std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth() { return std::nullopt; }
+bool VideoFileReader::seek_full_depth(int64_t) { return false; }
+
+#endif
+
 std::optional<VideoFileReader::Frame> VideoFileReader::read() {
   if (pending_) {
     std::optional<Frame> frame = std::move(pending_);
@@ -75,6 +164,7 @@ std::optional<VideoFileReader::Frame> VideoFileReader::read() {
     return frame;
   }
   if (ended_) return std::nullopt;
+  if (high_bit_depth()) return read_full_depth();
   cv::Mat mat;
   bool ok = false;
   try {
@@ -102,6 +192,7 @@ std::optional<VideoFileReader::Frame> VideoFileReader::read() {
 
 bool VideoFileReader::seek(int64_t index) {
   if (index < 0 || (frame_count_ > 0 && index >= frame_count_)) return false;
+  if (high_bit_depth()) return seek_full_depth(index);
   bool ok = false;
   try {
     ok = capture_->capture.set(cv::CAP_PROP_POS_FRAMES, static_cast<double>(index));

@@ -24,6 +24,14 @@ VideoPairSource::VideoPairSource(const std::string& left_path, const std::string
     : left_(std::make_unique<VideoFileReader>(left_path)),
       right_(std::make_unique<VideoFileReader>(right_path)),
       notices_(std::move(notices)) {
+  if (left_->high_bit_depth() != right_->high_bit_depth()) {
+    const auto depth = [](const VideoFileReader& v) {
+      return v.high_bit_depth() ? std::to_string(v.gray_bits()) + "-bit gray" : std::string("8-bit");
+    };
+    throw InputError("left video '" + left_path + "' is " + depth(*left_) + " but right video '" +
+                     right_path + "' is " + depth(*right_) +
+                     ": the two views must have the same sample depth");
+  }
   if (left_->width() != right_->width() || left_->height() != right_->height()) {
     throw InputError("left video '" + left_path + "' is " + size_text(*left_) +
                      " but right video '" + right_path + "' is " + size_text(*right_) +
@@ -41,7 +49,9 @@ VideoPairSource::VideoPairSource(const std::string& left_path, const std::string
 VideoPairSource::~VideoPairSource() = default;
 
 std::string VideoPairSource::describe() const {
-  return "videos " + left_->path() + " | " + right_->path() + " " + size_text(*left_);
+  const std::string depth =
+      left_->high_bit_depth() ? " " + std::to_string(left_->gray_bits()) + "-bit" : "";
+  return "videos " + left_->path() + " | " + right_->path() + " " + size_text(*left_) + depth;
 }
 
 int64_t VideoPairSource::frame_count() const {
@@ -63,6 +73,9 @@ std::optional<StereoPair> VideoPairSource::next() {
     pair.timestamp_s = left->timestamp_s;
     pair.left = std::move(left->image);
     pair.right = std::move(right->image);
+    // High bit depth videos keep their values, as 16-bit image files do (frame_source.h).
+    pair.left16 = std::move(left->gray16);
+    pair.right16 = std::move(right->gray16);
     return pair;
   }
   if (!end_reported_) {

@@ -12,10 +12,12 @@ class VideoFileReader;
 
 // Two video files, the left view and the right view, read in step. Pairs stop at the shorter
 // file, with a notice that gives both lengths; a file that ends before the length its container
-// announces (truncated or damaged) gets a notice too. Never drops a frame.
+// announces (truncated or damaged) gets a notice too. Never drops a frame. Two high bit depth
+// gray videos (VideoFileReader) give pairs with left16 / right16 as well.
 class VideoPairSource : public FrameSource {
  public:
-  // InputError: either file missing or undecodable, or the two of different frame sizes.
+  // InputError: either file missing or undecodable, or the two of different frame sizes or
+  // sample depths (one 8-bit, the other 16-bit).
   VideoPairSource(const std::string& left_path, const std::string& right_path,
                   NoticeSink notices = {});
   ~VideoPairSource() override;

@@ -2,7 +2,8 @@
 // itself: the EGL device platform (no display, no window, no pbuffer: a surfaceless context),
 // with libEGL and libOpenGL linked directly. Textures are read back with glGetTexImage and
 // compared bit for bit: a known pattern written by CUDA, the colorized disparity of the interop
-// path against the host path's upload, and registration again after a resize.
+// path against the host path's upload, the engine's GPU-rectified views against the host-rectified
+// views uploaded the host way, and registration again after a resize.
 // Skips with the reason when there is no CUDA device or no EGL device on it (CI, Xvfb machines).
 #define EGL_NO_X11  // the device platform needs no X11 types
 #include <EGL/egl.h>
@@ -18,17 +19,22 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/cuda_engine.h"
 #include "cuda/device_disparity.h"
+#include "cuda/device_views.h"
 #include "cuda/gl_interop.h"
 #include "cuda/interop_disparity_view.h"
+#include "cuda/interop_views.h"
 #include "cuda/stages.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
+#include "src/core/remap.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/gpu/gpu_test_support.h"
+#include "tests/support/rectification_maps.h"
 #include "tests/support/test_images.h"
 
 namespace sv {
@@ -217,6 +223,14 @@ class GlTexture {
     glBindTexture(GL_TEXTURE_2D, name_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
+                    pixels.data());
+  }
+  // The viewer's host path for the colour views (ViewTextures): tightly packed RGB rows, which
+  // GL stores with alpha 1.
+  void upload_rgb(const ImageRgb8& pixels) {
+    glBindTexture(GL_TEXTURE_2D, name_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE,
                     pixels.data());
   }
   std::vector<uchar4> read_back() const {
@@ -422,6 +436,183 @@ TEST_F(GlInterop, EngineResultsReachTheTextureWithoutTheHost) {
   engine.set_keep_device_results(false);
   const SyntheticFrame f = scene.render(1);
   EXPECT_EQ(engine.compute(to_gray(f.left), to_gray(f.right), params).device, nullptr);
+}
+
+// A colour image as the RGBA8 a texture holds after the host path's RGB upload (alpha 255).
+std::vector<uchar4> as_rgba(const ImageRgb8& image) {
+  std::vector<uchar4> rgba(image.size());
+  for (size_t i = 0; i < rgba.size(); ++i) {
+    const Rgb8 c = image.data()[i];
+    rgba[i] = make_uchar4(c.r, c.g, c.b, 255);
+  }
+  return rgba;
+}
+
+size_t distinct_colours(const ImageRgb8& image) {
+  std::set<uint32_t> distinct;
+  for (size_t i = 0; i < image.size(); ++i) {
+    const Rgb8 c = image.data()[i];
+    distinct.insert(c.r << 16 | c.g << 8 | c.b);
+  }
+  return distinct.size();
+}
+
+// A raw pair of an odd size and maps that move it, as a calibrated rig gives them.
+constexpr int kViewsWidth = 203, kViewsHeight = 121;
+
+struct RawColourPair {
+  ImageRgb8 left, right;
+};
+
+RawColourPair raw_colour_pair(int frame) {
+  SyntheticSceneConfig config;
+  config.width = kViewsWidth;
+  config.height = kViewsHeight;
+  config.max_disparity = 40;
+  const SyntheticFrame f = SyntheticScene(config).render(frame * 2);
+  return {f.left, f.right};
+}
+
+std::shared_ptr<const RectificationMaps> views_maps() {
+  static const auto maps = std::make_shared<const RectificationMaps>(
+      test::lens_like_rectification(kViewsWidth, kViewsHeight));
+  return maps;
+}
+
+// The views without a host round trip: the CUDA engine rectifies raw colour pairs on the GPU,
+// keeps the rectified views there (DeviceViews), and InteropViews copies them into the two
+// textures. They read back equal to the raw pair rectified on the host (core remap) and uploaded
+// the host way, and to the result's host copies. Two frames are in flight at once, and the
+// results are held and released out of order, so a recycled buffer overwritten too early, or
+// the views of another frame, would show.
+TEST_F(GlInterop, EngineViewsReachTheTexturesWithoutTheHost) {
+  StereoParams params;
+  params.num_disparities = 48;
+  cuda::CudaEngine engine;
+  ASSERT_TRUE(engine.set_rectification(views_maps()));
+  engine.set_keep_device_results(true);
+
+  std::vector<RawColourPair> raw;
+  std::vector<DisparityResult> held;
+  for (int frame = 0; frame < 5; ++frame) raw.push_back(raw_colour_pair(frame));
+  engine.submit(raw[0].left, raw[0].right, params);
+  engine.submit(raw[1].left, raw[1].right, params);
+  held.push_back(engine.collect());
+  held.push_back(engine.collect());
+  for (int frame = 2; frame < 5; ++frame) {
+    held.push_back(engine.compute(raw[frame].left, raw[frame].right, params));
+    if (frame == 3) held.erase(held.begin() + 1);  // frame 1 given back early: its buffer is reused
+  }
+  const std::vector<int> frames = {0, 2, 3, 4};
+  ASSERT_EQ(held.size(), frames.size());
+
+  const int w = kViewsWidth, h = kViewsHeight;
+  GlTexture left_texture(w, h, filled(w, h, 0x11));
+  GlTexture right_texture(w, h, filled(w, h, 0x22));
+  GlTexture host_texture(w, h, filled(w, h, 0x33));
+  cuda::InteropViews views;
+  // Newest first, so every show reads a buffer the pool handed out after older ones.
+  for (size_t k = held.size(); k-- > 0;) {
+    const DisparityResult& result = held[k];
+    const RawColourPair& pair = raw[frames[k]];
+    const auto* device = dynamic_cast<const cuda::DeviceViews*>(result.device_views.get());
+    ASSERT_NE(device, nullptr) << "frame " << frames[k];
+    ASSERT_EQ(device->width(), w);
+    ASSERT_EQ(device->height(), h);
+    views.show(*device, left_texture.name(), right_texture.name());
+
+    ImageRgb8 expected_left = pair.left, expected_right = pair.right;
+    rectify_pair(*views_maps(), expected_left, expected_right);
+    ASSERT_NE(expected_left, pair.left);  // the maps do move the views
+    EXPECT_GT(distinct_colours(expected_left), 500u) << "the views must not be flat";
+    EXPECT_EQ(result.rectified_left, expected_left) << "frame " << frames[k];
+    EXPECT_EQ(result.rectified_right, expected_right) << "frame " << frames[k];
+
+    host_texture.upload_rgb(expected_left);
+    EXPECT_TRUE(identical(left_texture.read_back(), host_texture.read_back(), w))
+        << "left, frame " << frames[k];
+    EXPECT_TRUE(identical(left_texture.read_back(), as_rgba(expected_left), w))
+        << "left, frame " << frames[k];
+    host_texture.upload_rgb(expected_right);
+    EXPECT_TRUE(identical(right_texture.read_back(), host_texture.read_back(), w))
+        << "right, frame " << frames[k];
+  }
+}
+
+// The views are left on the device only when the result is kept there AND the engine rectified
+// a colour pair; otherwise the viewer uploads the host copies (its fallback), so the result must
+// carry no device views that could be stale.
+TEST_F(GlInterop, EngineKeepsDeviceViewsOnlyForColourPairsItRectified) {
+  StereoParams params;
+  params.num_disparities = 48;
+  const RawColourPair pair = raw_colour_pair(1);
+  cuda::CudaEngine engine;
+  engine.set_keep_device_results(true);
+  // Not rectifying: the pair's own views are what the display shows.
+  DisparityResult result = engine.compute(pair.left, pair.right, params);
+  EXPECT_NE(result.device, nullptr);
+  EXPECT_EQ(result.device_views, nullptr);
+  EXPECT_TRUE(result.rectified_left.empty());
+
+  ASSERT_TRUE(engine.set_rectification(views_maps()));
+  // Gray input has no colour views to show.
+  result = engine.compute(to_gray(pair.left), to_gray(pair.right), params);
+  EXPECT_NE(result.device, nullptr);
+  EXPECT_EQ(result.device_views, nullptr);
+  // Device results not asked for: the host copies only.
+  engine.set_keep_device_results(false);
+  result = engine.compute(pair.left, pair.right, params);
+  EXPECT_EQ(result.device_views, nullptr);
+  EXPECT_FALSE(result.rectified_left.empty());
+  engine.set_keep_device_results(true);
+  result = engine.compute(pair.left, pair.right, params);
+  EXPECT_NE(result.device_views, nullptr);
+
+  cuda::DeviceViewsPool pool;
+  test::GuardedDeviceArray<Rgb8> view(4);
+  EXPECT_THROW(pool.copy(nullptr, view.data(), 2, 2, stream_), InputError);
+  EXPECT_THROW(pool.copy(view.data(), view.data(), 0, 2, stream_), InputError);
+}
+
+// Textures whose storage is not the views' size are refused with a message naming both sizes,
+// left as they were, and the same InteropViews then works once given textures that fit.
+TEST_F(GlInterop, InteropViewsRefuseTexturesOfAnotherSize) {
+  StereoParams params;
+  params.num_disparities = 48;
+  const RawColourPair pair = raw_colour_pair(2);
+  cuda::CudaEngine engine;
+  ASSERT_TRUE(engine.set_rectification(views_maps()));
+  engine.set_keep_device_results(true);
+  const DisparityResult result = engine.compute(pair.left, pair.right, params);
+  const auto* device = dynamic_cast<const cuda::DeviceViews*>(result.device_views.get());
+  ASSERT_NE(device, nullptr);
+
+  const int w = kViewsWidth, h = kViewsHeight;
+  GlTexture small(w - 1, h, filled(w - 1, h, 0x44));
+  GlTexture fitting(w, h, filled(w, h, 0x55));
+  cuda::InteropViews views;
+  for (const auto& [left, right] : {std::pair<unsigned, unsigned>{small.name(), fitting.name()},
+                                    std::pair<unsigned, unsigned>{fitting.name(), small.name()}}) {
+    try {
+      views.show(*device, left, right);
+      ADD_FAILURE() << "views of " << w << "x" << h << " went into a texture of " << w - 1 << "x"
+                    << h;
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(std::to_string(w - 1) + "x" + std::to_string(h)), std::string::npos)
+          << message;
+      EXPECT_NE(message.find(std::to_string(w) + "x" + std::to_string(h)), std::string::npos)
+          << message;
+    }
+    SV_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_TRUE(identical(small.read_back(), filled(w - 1, h, 0x44), w - 1));
+    EXPECT_TRUE(identical(fitting.read_back(), filled(w, h, 0x55), w));  // nothing half written
+  }
+
+  GlTexture right_texture(w, h, filled(w, h, 0x66));
+  views.show(*device, fitting.name(), right_texture.name());
+  EXPECT_TRUE(identical(fitting.read_back(), as_rgba(result.rectified_left), w));
+  EXPECT_TRUE(identical(right_texture.read_back(), as_rgba(result.rectified_right), w));
 }
 
 TEST_F(GlInterop, RegistersAgainAfterTheTextureIsResized) {

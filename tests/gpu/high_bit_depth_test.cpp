@@ -3,22 +3,27 @@
 // inside and above the byte range, both SGM kernels (the fast 8-bit path costs and, with P2 too
 // large for them, the general stages), and 8-bit and 16-bit frames in flight together. Float input
 // the same way (NaN, infinities, signed zeros and a missing value in the pair; the range view
-// kernel against eight_bit_value).
+// kernel against eight_bit_value). And the pyramid on both: the full-depth 2x2 reduction kernels
+// against the CPU's (missing samples, NaN, infinities, subnormals), the whole engine with 1 and 2
+// levels on awkward sizes, and frames of every depth with pyramid levels in flight together.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "cuda/cuda_engine.h"
+#include "cuda/full_depth_pyramid.h"
 #include "cuda/stages.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
+#include "src/core/pyramid.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/gpu/gpu_test_support.h"
 #include "tests/support/synthetic_frames.h"
@@ -187,7 +192,7 @@ TEST(CudaEngine16, RefusesWhatOnlyEightBitsCanDo) {
   EXPECT_FALSE(gpu.supports_high_bit_depth(params));
   EXPECT_THROW(gpu.compute(pair.left, pair.right, params), InputError);
   params.algorithm = "census-sgm";
-  params.pyramid_levels = 1;
+  params.pyramid_levels = 5;  // too small for 5 levels
   EXPECT_THROW(gpu.compute(pair.left, pair.right, params), InputError);
   params.pyramid_levels = 0;
   EXPECT_THROW(gpu.compute(pair.left, ImageU16(64, 31), params), InputError);
@@ -328,13 +333,204 @@ TEST(CudaEngineFloat, RefusesWhatOnlyEightBitsCanDo) {
   EXPECT_FALSE(gpu.supports_float_input(params));
   EXPECT_THROW(gpu.compute(pair.left, pair.right, params), InputError);
   params.algorithm = "census-sgm";
-  params.pyramid_levels = 1;
+  params.pyramid_levels = 5;  // too small for 5 levels
   EXPECT_THROW(gpu.compute(pair.left, pair.right, params), InputError);
   params.pyramid_levels = 0;
   EXPECT_THROW(gpu.compute(pair.left, ImageF32(64, 31), params), InputError);
   EXPECT_EQ(gpu.frames_in_flight(), 0);
   EXPECT_EQ(gpu.compute(pair.left, pair.right, params).disparity_fixed,
             CpuEngine().compute(pair.left, pair.right, params).disparity_fixed);
+}
+
+
+// ---- The pyramid on 16-bit and float input (src/core/pyramid.cpp) ----
+
+// The reduction kernels against the CPU's, on values that exercise every rule: blocks with 0..4
+// missing samples, means that land on the missing value, values at both ends of the range;
+// float: NaN, both infinities (together too), signed zeros, subnormals, the largest floats.
+template <typename T, typename Missing>
+void expect_gpu_reduction_equals_cpu(const Image<T>& image, Missing missing, const char* what) {
+  test::GuardedDeviceArray<T> in(image.size(), image.data());
+  const ImageU8 probe((image.width() + 1) / 2, (image.height() + 1) / 2);
+  test::GuardedDeviceArray<T> out(probe.size());
+  cuda::downsample_2x2(in.data(), image.width(), image.height(), missing, out.data(), nullptr);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(out.guards_intact()) << what;
+  const Image<T> expected = downsample_2x2(image, missing);
+  const std::vector<T> actual = out.download();
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    // Bitwise, so NaN equals NaN and -0 differs from +0.
+    ASSERT_EQ(std::memcmp(&actual[i], &expected.data()[i], sizeof(T)), 0)
+        << what << " " << image.width() << "x" << image.height() << " missing " << missing
+        << " at " << i << ": " << actual[i] << " vs " << expected.data()[i];
+  }
+}
+
+ImageU16 awkward_u16(int width, int height, int missing) {
+  ImageU16 image(width, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const int h = test::hash_value(x, y, 11);
+      uint16_t v = static_cast<uint16_t>(h * 256 + test::hash_value(x, y, 12));
+      if (h < 40 && missing >= 0) v = static_cast<uint16_t>(missing);           // holes
+      else if (h < 60 && missing >= 0) v = static_cast<uint16_t>(missing + (x & 1 ? 1 : -1));  // around it
+      else if (h > 250) v = 65535;
+      image.at(x, y) = v;
+    }
+  }
+  return image;
+}
+
+TEST(CudaPyramid16, ReductionEqualsTheCpu) {
+  SV_REQUIRE_CUDA_DEVICE();
+  for (const auto& [w, h] : {std::pair{641, 479}, {33, 17}, {1, 1}, {3, 1}, {1, 5}, {64, 32}}) {
+    for (const int missing : {-1, 0, 100, 300, 65535}) {
+      ImageU16 image = awkward_u16(w, h, missing);
+      if (missing == 65535) {
+        for (auto& v : image.pixels()) v = static_cast<uint16_t>(v == 0 ? 65534 : v);
+      }
+      expect_gpu_reduction_equals_cpu(image, missing, "u16");
+    }
+  }
+}
+
+ImageF32 awkward_float(int width, int height, float missing) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float specials[] = {nan, inf, -inf, 0.0f, -0.0f, std::numeric_limits<float>::denorm_min(),
+                            -3e-39f, std::numeric_limits<float>::max(),
+                            -std::numeric_limits<float>::max(), 1.0f / 3.0f};
+  ImageF32 image(width, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const int h = test::hash_value(x, y, 13);
+      float v = -50.0f + 0.7f * h + test::hash_value(x, y, 14) * 1.3e-4f;
+      if (h < 30) v = specials[h % 10];
+      else if (h < 50 && !std::isnan(missing)) v = missing;
+      else if (h < 60 && !std::isnan(missing)) v = missing + (x & 1 ? 0.5f : -0.5f);  // mean == missing
+      image.at(x, y) = v;
+    }
+  }
+  return image;
+}
+
+TEST(CudaPyramidFloat, ReductionEqualsTheCpu) {
+  SV_REQUIRE_CUDA_DEVICE();
+  for (const auto& [w, h] : {std::pair{641, 479}, {33, 17}, {1, 1}, {3, 1}, {1, 5}, {64, 32}}) {
+    for (const float missing : {std::numeric_limits<float>::quiet_NaN(), 0.0f, 7.0f, 40.0f}) {
+      expect_gpu_reduction_equals_cpu(awkward_float(w, h, missing), missing, "float");
+    }
+  }
+}
+
+struct PyramidCase {
+  Case16 base;
+  int levels;
+};
+
+std::ostream& operator<<(std::ostream& os, const PyramidCase& c) {
+  return os << c.base << " pyramid " << c.levels;
+}
+
+StereoParams params_of(const PyramidCase& c) {
+  StereoParams params = params_of(c.base);
+  params.pyramid_levels = c.levels;
+  return params;
+}
+
+// Both engines on one full-depth pair (16-bit or float): equal fixed-point disparities (twice on
+// the GPU, so reused buffers show), confidences within 1e-6, and real matches.
+template <class Pair>
+void expect_pyramid_gpu_equals_cpu(const Pair& pair, const PyramidCase& c) {
+  const StereoParams params = params_of(c);
+  cuda::CudaEngine gpu;
+  const DisparityResult expected = CpuEngine().compute(pair.left, pair.right, params);
+  const DisparityResult actual = gpu.compute(pair.left, pair.right, params);
+  EXPECT_EQ(actual.disparity_fixed, expected.disparity_fixed) << c;
+  if (c.base.confidence) {
+    ASSERT_EQ(actual.confidence.size(), expected.confidence.size()) << c;
+    for (size_t i = 0; i < expected.confidence.size(); ++i) {
+      ASSERT_NEAR(actual.confidence.data()[i], expected.confidence.data()[i], 1e-6f) << c << " at " << i;
+    }
+  }
+  int valid = 0;
+  for (const int16_t d : expected.disparity_fixed.pixels()) valid += is_valid_fixed_disparity(d);
+  EXPECT_GT(valid, static_cast<int>(expected.disparity_fixed.size() / 4)) << c << ": needs real matches";
+  EXPECT_EQ(gpu.compute(pair.left, pair.right, params).disparity_fixed, expected.disparity_fixed) << c;
+}
+
+// The whole engine, coarse levels matched on full-depth reductions, fine levels refined through
+// per-pixel ranges: the GPU's fixed-point disparities equal the CPU's bit for bit.
+class CudaEqualsCpuPyramid16 : public ::testing::TestWithParam<PyramidCase> {};
+
+TEST_P(CudaEqualsCpuPyramid16, SameFixedPointDisparities) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const PyramidCase c = GetParam();
+  const Case16& b = c.base;
+  ASSERT_TRUE(cuda::CudaEngine().supports_high_bit_depth(params_of(c)));
+  expect_pyramid_gpu_equals_cpu(
+      scene16(b.width, b.height, std::max(4, b.min_disparity + b.disparities), b.missing), c);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CudaEqualsCpuPyramid16,
+    ::testing::Values(PyramidCase{{33, 17, 0, 16, CensusWindow::W9x7, -1, 8, 40, false, false}, 1},
+                      PyramidCase{{33, 17, -3, 21, CensusWindow::W5x5, 0, 8, 40, false, false}, 1},
+                      PyramidCase{{67, 35, 0, 24, CensusWindow::W9x7, 300, 4, 40, true, false}, 2},
+                      PyramidCase{{641, 479, 0, 64, CensusWindow::W9x7, -1, 8, 40, false, false}, 1},
+                      PyramidCase{{641, 479, 0, 64, CensusWindow::W9x7, 0, 8, 40, false, true}, 2},
+                      PyramidCase{{641, 479, -5, 37, CensusWindow::W11x11, 65535, 8, 40, true, false}, 1},
+                      PyramidCase{{641, 479, 0, 128, CensusWindow::W9x9, 1000, 8, 200, false, false}, 2}));
+
+class CudaEqualsCpuPyramidFloat : public ::testing::TestWithParam<PyramidCase> {};
+
+TEST_P(CudaEqualsCpuPyramidFloat, SameFixedPointDisparities) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const PyramidCase c = GetParam();
+  const Case16& b = c.base;
+  ASSERT_TRUE(cuda::CudaEngine().supports_float_input(params_of(c)));
+  expect_pyramid_gpu_equals_cpu(
+      scene_float(b.width, b.height, std::max(4, b.min_disparity + b.disparities), b.missing), c);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CudaEqualsCpuPyramidFloat,
+    ::testing::Values(PyramidCase{{33, 17, 0, 16, CensusWindow::W9x7, -1, 8, 120, false, false}, 1},
+                      PyramidCase{{33, 17, -3, 21, CensusWindow::W5x5, 0, 4, 120, false, false}, 1},
+                      PyramidCase{{67, 35, 0, 24, CensusWindow::W9x7, 7, 8, 120, true, false}, 2},
+                      PyramidCase{{641, 479, 0, 64, CensusWindow::W9x7, -1, 8, 120, false, false}, 1},
+                      PyramidCase{{641, 479, 0, 64, CensusWindow::W11x11, 40, 8, 120, true, true}, 2},
+                      PyramidCase{{641, 479, 2, 96, CensusWindow::W7x7, 0, 8, 200, false, false}, 2}));
+
+// The texture only the full depth holds is found through the pyramid on the GPU too; and 16-bit,
+// float and 8-bit frames with pyramid levels share the two slots while in flight.
+TEST(CudaEnginePyramid, FullDepthTextureAndMixedFramesInFlight) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const int shift = 12;
+  const auto deep = test::low_byte_shifted_pair(96, 64, shift, 41);
+  const auto floats = test::sub_gray_shifted_pair(96, 64, shift, 45);
+  const ImageU8 left8 = test::random_texture(96, 64, 5, 1), right8 = test::random_texture(96, 64, 6, 1);
+  StereoParams params;
+  params.num_disparities = 32;
+  params.pyramid_levels = 2;
+  params.subpixel = false;
+  CpuEngine cpu;
+  const ImageI16 expected16 = cpu.compute(deep.left, deep.right, params).disparity_fixed;
+  const ImageI16 expected_f = cpu.compute(floats.left, floats.right, params).disparity_fixed;
+  const ImageI16 expected8 = cpu.compute(left8, right8, params).disparity_fixed;
+  EXPECT_EQ(expected16.at(48, 32), shift * 16);
+  EXPECT_EQ(expected_f.at(48, 32), shift * 16);
+
+  cuda::CudaEngine gpu;
+  gpu.submit(deep.left, deep.right, params);
+  gpu.submit(floats.left, floats.right, params);
+  EXPECT_EQ(gpu.collect().disparity_fixed, expected16);
+  gpu.submit(left8, right8, params);
+  EXPECT_EQ(gpu.collect().disparity_fixed, expected_f);
+  gpu.submit(deep.left, deep.right, params);
+  EXPECT_EQ(gpu.collect().disparity_fixed, expected8);
+  EXPECT_EQ(gpu.collect().disparity_fixed, expected16);
 }
 
 }  // namespace

@@ -1,0 +1,277 @@
+// Where rectification runs (issue 5): a RectifiedSource rectifies on its own thread until the
+// frame loop says its engine remaps, then passes 8-bit pairs through raw for the engine;
+// match_rectifying_pair and the ProcessingThread hand the maps to the engine or rectify on the
+// host, and what reaches the display is the rectified pair either way. Runs without a GPU: a
+// fake engine stands for the CUDA engine's set_rectification (its GPU test is
+// gpu_engine_rectification); the CPU engine is the real one.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <opencv2/calib3d.hpp>
+#include <opencv2/core.hpp>
+
+#include "src/app/pair_matching.h"
+#include "src/app/processing_thread.h"
+#include "src/core/cpu_engine.h"
+#include "src/core/error.h"
+#include "src/core/remap.h"
+#include "src/core/remap_handoff.h"
+#include "src/core/synthetic_scene.h"
+#include "src/io/rectified_source.h"
+#include "src/io/stereo_rectifier.h"
+#include "tests/io/io_test_support.h"
+
+namespace sv {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kWidth = 96, kHeight = 64;
+
+std::string write_calibration() {
+  const cv::Matx33d K1(90, 0, 47.5, 0, 91, 31.25, 0, 0, 1), K2(92, 0, 49, 0, 90, 30, 0, 0, 1);
+  const cv::Matx<double, 1, 5> D1(-0.12, 0.03, 0.001, -0.0008, 0.0);
+  const cv::Matx<double, 1, 5> D2(-0.10, 0.02, -0.0005, 0.001, 0.0);
+  cv::Matx33d R;
+  cv::Rodrigues(cv::Vec3d(0.02, -0.03, 0.015), R);
+  const std::string path = test::fresh_dir("remap_handoff") + "/rig.yaml";
+  cv::FileStorage fs(path, cv::FileStorage::WRITE);
+  fs << "image_width" << kWidth << "image_height" << kHeight << "K1" << cv::Mat(K1) << "D1"
+     << cv::Mat(D1) << "K2" << cv::Mat(K2) << "D2" << cv::Mat(D2) << "R" << cv::Mat(R) << "T"
+     << cv::Mat(cv::Vec3d(-0.1, 0.003, 0.002));
+  return path;
+}
+
+// Raw pairs: frames of the synthetic scene, with 16-bit planes when `deep`.
+class RawSceneSource : public FrameSource {
+ public:
+  explicit RawSceneSource(bool deep = false) : deep_(deep) {
+    SyntheticSceneConfig config;
+    config.width = kWidth;
+    config.height = kHeight;
+    config.max_disparity = 24;
+    scene_ = std::make_unique<SyntheticScene>(config);
+  }
+  std::string describe() const override { return "raw scene"; }
+  bool is_live() const override { return false; }
+  std::optional<StereoPair> next() override { return pair(index_++); }
+
+  StereoPair pair(int index) const {
+    const SyntheticFrame frame = scene_->render(index);
+    StereoPair pair;
+    pair.index = index;
+    pair.left = frame.left;
+    pair.right = frame.right;
+    if (deep_) {
+      pair.left16 = ImageU16(kWidth, kHeight, static_cast<uint16_t>(1000 + index));
+      pair.right16 = pair.left16;
+      pair.left16.at(kWidth / 2, kHeight / 2) = 60000;
+    }
+    return pair;
+  }
+
+ private:
+  bool deep_;
+  int index_ = 0;
+  std::unique_ptr<SyntheticScene> scene_;
+};
+
+// The CUDA engine's contract without a GPU: takes the maps, rectifies raw colour pairs on the
+// host (the remap the GPU reproduces bit for bit) and returns the rectified views.
+class RemappingEngine : public StereoEngine {
+ public:
+  std::string name() const override { return "remapping"; }
+  bool set_rectification(std::shared_ptr<const RectificationMaps> maps) override {
+    maps_ = std::move(maps);
+    return true;
+  }
+  DisparityResult compute(const ImageU8& left, const ImageU8& right,
+                          const StereoParams& params) override {
+    return cpu_.compute(left, right, params);
+  }
+  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
+                          const StereoParams& params) override {
+    if (!maps_) return cpu_.compute(left, right, params);
+    ++raw_pairs;
+    ImageRgb8 l = left, r = right;
+    rectify_pair(*maps_, l, r);
+    DisparityResult result = cpu_.compute(l, r, params);
+    result.rectified_left = std::move(l);
+    result.rectified_right = std::move(r);
+    return result;
+  }
+  int raw_pairs = 0;
+
+ private:
+  CpuEngine cpu_;
+  std::shared_ptr<const RectificationMaps> maps_;
+};
+
+StereoParams small_params() {
+  StereoParams params;
+  params.num_disparities = 24;
+  return params;
+}
+
+class RemapHandoffTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = write_calibration();
+    rectifier_ = std::make_unique<StereoRectifier>(load_stereo_calibration(path_), kWidth, kHeight);
+  }
+  std::unique_ptr<RectifiedSource> source(bool deep = false) {
+    return std::make_unique<RectifiedSource>(std::make_unique<RawSceneSource>(deep),
+                                             load_stereo_calibration(path_));
+  }
+  // The pair the CPU path shows: rectified by the rectifier (cv::remap).
+  StereoPair rectified(int index, bool deep = false) const {
+    StereoPair pair = RawSceneSource(deep).pair(index);
+    rectifier_->rectify(pair.left, pair.right);
+    if (deep) rectifier_->rectify(pair.left16, pair.right16);
+    return pair;
+  }
+  std::string path_;
+  std::unique_ptr<StereoRectifier> rectifier_;
+};
+
+TEST_F(RemapHandoffTest, TheSourceRectifiesUntilTheEngineTakesTheRemap) {
+  auto src = source();
+  std::optional<StereoPair> first = src->next();
+  ASSERT_TRUE(first && first->remap);
+  EXPECT_FALSE(first->needs_remap);
+  EXPECT_EQ(first->left, rectified(0).left);
+  EXPECT_EQ(first->right, rectified(0).right);
+  EXPECT_EQ(first->remap->maps()->left_x, rectifier_->maps().left_x);
+
+  first->remap->set_engine_remaps(true);
+  const std::optional<StereoPair> raw = src->next();
+  ASSERT_TRUE(raw && raw->needs_remap);
+  EXPECT_EQ(raw->left, RawSceneSource().pair(1).left);  // passed through untouched
+  EXPECT_EQ(raw->right, RawSceneSource().pair(1).right);
+
+  raw->remap->set_engine_remaps(false);
+  const std::optional<StereoPair> again = src->next();
+  ASSERT_TRUE(again);
+  EXPECT_FALSE(again->needs_remap);
+  EXPECT_EQ(again->left, rectified(2).left);
+}
+
+TEST_F(RemapHandoffTest, SixteenBitPairsAreAlwaysRectifiedAtTheSource) {
+  auto src = source(/*deep=*/true);
+  std::optional<StereoPair> first = src->next();
+  ASSERT_TRUE(first && first->remap);
+  first->remap->set_engine_remaps(true);
+  const std::optional<StereoPair> second = src->next();
+  ASSERT_TRUE(second);
+  EXPECT_FALSE(second->needs_remap);
+  EXPECT_EQ(second->left, rectified(1, true).left);
+  EXPECT_EQ(second->left16, rectified(1, true).left16);
+}
+
+TEST_F(RemapHandoffTest, TheCpuEngineRectifiesARawPairOnTheHostAndTheSourceResumes) {
+  auto src = source();
+  std::optional<StereoPair> first = src->next();
+  first->remap->set_engine_remaps(true);  // as if a CUDA engine had taken it, then gone
+  std::optional<StereoPair> raw = src->next();
+  ASSERT_TRUE(raw && raw->needs_remap);
+  CpuEngine cpu;
+  const DisparityResult result = match_rectifying_pair(cpu, *raw, small_params());
+  EXPECT_FALSE(raw->needs_remap);
+  EXPECT_FALSE(raw->remap->engine_remaps());
+  const StereoPair expected = rectified(1);
+  EXPECT_EQ(raw->left, expected.left);  // bit for bit as cv::remap on the capture thread
+  EXPECT_EQ(raw->right, expected.right);
+  EXPECT_EQ(result.disparity_fixed,
+            cpu.compute(expected.left, expected.right, small_params()).disparity_fixed);
+  EXPECT_FALSE(src->next()->needs_remap);
+}
+
+TEST_F(RemapHandoffTest, AnEngineThatRemapsGetsRawPairsAndReturnsTheRectifiedViews) {
+  auto src = source();
+  RemappingEngine engine;
+  std::optional<StereoPair> first = src->next();
+  match_rectifying_pair(engine, *first, small_params());
+  EXPECT_TRUE(first->remap->engine_remaps());
+  EXPECT_EQ(engine.raw_pairs, 0);  // the first pair was rectified at the source already
+  std::optional<StereoPair> raw = src->next();
+  ASSERT_TRUE(raw->needs_remap);
+  const DisparityResult result = match_rectifying_pair(engine, *raw, small_params());
+  EXPECT_EQ(engine.raw_pairs, 1);
+  const StereoPair expected = rectified(1);
+  EXPECT_EQ(raw->left, expected.left);
+  EXPECT_EQ(raw->right, expected.right);
+  EXPECT_FALSE(raw->needs_remap);
+  CpuEngine cpu;
+  EXPECT_EQ(result.disparity_fixed,
+            cpu.compute(expected.left, expected.right, small_params()).disparity_fixed);
+}
+
+TEST_F(RemapHandoffTest, PairsOfOtherSourcesAreMatchedAsTheyAre) {
+  StereoPair plain = RawSceneSource().pair(0);
+  CpuEngine cpu;
+  const DisparityResult result = match_rectifying_pair(cpu, plain, small_params());
+  EXPECT_EQ(plain.left, RawSceneSource().pair(0).left);
+  EXPECT_EQ(result.disparity_fixed,
+            cpu.compute(plain.left, plain.right, small_params()).disparity_fixed);
+}
+
+// The frame loop end to end: the published frames show rectified views and their disparities
+// with either engine, and with the remapping engine the source stops remapping.
+void run_frame_loop(RectifiedSource& src, EngineFactory factory, int frames,
+                    const std::function<void(const ProcessedFrame&)>& check) {
+  PairQueue queue(1, QueueFullPolicy::Block);
+  ProcessingThread thread(queue, std::move(factory), "test", small_params());
+  thread.start();
+  for (int i = 0; i < frames; ++i) {
+    ASSERT_TRUE(queue.push(*src.next()));
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    std::optional<ProcessedFrame> frame;
+    while (!frame && std::chrono::steady_clock::now() < deadline) {
+      frame = thread.take_latest();
+      if (!frame) std::this_thread::sleep_for(1ms);
+    }
+    ASSERT_TRUE(frame) << "frame " << i << " never came";
+    check(*frame);
+  }
+  thread.stop();
+}
+
+TEST_F(RemapHandoffTest, TheFrameLoopShowsRectifiedPairsWithEitherEngine) {
+  CpuEngine cpu;
+  for (const bool remapping : {false, true}) {
+    SCOPED_TRACE(remapping ? "remapping engine" : "CPU engine");
+    auto src = source();
+    // The engine dies with the processing thread, so its count is read before the thread stops.
+    int raw_pairs = -1;
+    RemappingEngine* made = nullptr;
+    EngineFactory factory = [&](const std::string&, std::ostream&) -> std::unique_ptr<StereoEngine> {
+      if (!remapping) return std::make_unique<CpuEngine>();
+      auto engine = std::make_unique<RemappingEngine>();
+      made = engine.get();
+      return engine;
+    };
+    int seen = 0;
+    run_frame_loop(*src, factory, 3, [&](const ProcessedFrame& frame) {
+      const StereoPair expected = rectified(static_cast<int>(frame.pair.index));
+      EXPECT_EQ(frame.pair.left, expected.left) << "frame " << frame.pair.index;
+      EXPECT_EQ(frame.pair.right, expected.right);
+      EXPECT_FALSE(frame.pair.needs_remap);
+      EXPECT_EQ(frame.result.disparity_fixed,
+                cpu.compute(expected.left, expected.right, small_params()).disparity_fixed);
+      ++seen;
+      // The thread matched this frame and waits for the next pair: its engine is alive and idle.
+      if (made != nullptr) raw_pairs = made->raw_pairs;
+    });
+    EXPECT_EQ(seen, 3);
+    // With the remapping engine the pairs after the first came raw (the engine remapped them).
+    if (remapping) {
+      ASSERT_NE(made, nullptr);
+      EXPECT_EQ(raw_pairs, 2);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sv
