@@ -46,6 +46,7 @@ struct PathCostArgs {
   int p2;
   int edge_scale;
   uint8_t* path_costs;  // [direction][pixel][32 * kCells]
+  int paths;            // 4 or 8 directions
 };
 
 // The raw costs of one step, loaded ahead of use so their latency overlaps earlier steps.
@@ -147,13 +148,52 @@ struct PathWalk {
   }
 };
 
+// The launch order of the path blocks, chosen so that directions reading the same cost rows at the
+// same time run side by side: both horizontal directions first (the longest walks), then the
+// three downward directions interleaved block by block (their paths from the first row reach row
+// n together, so a cost row fetched for one is still in L2 for the other two), then the three
+// upward ones likewise. Block b of the 1-D grid gets (direction, block of paths).
+struct PathBlock {
+  int direction;
+  int block;  // paths block * kWarpsPerBlock ...
+};
+
+__device__ __forceinline__ PathBlock path_block_of(int b, int width, int height, int paths) {
+  const int row_blocks = (height + kWarpsPerBlock - 1) / kWarpsPerBlock;            // horizontal
+  const int column_blocks = (width + kWarpsPerBlock - 1) / kWarpsPerBlock;          // vertical
+  const int diagonal_blocks = (width + height - 1 + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  if (b < 2 * row_blocks) return {b / row_blocks, b % row_blocks};
+  b -= 2 * row_blocks;
+  if (paths == 4) return {2 + b / column_blocks, b % column_blocks};
+  const int group = 3 * column_blocks + 2 * (diagonal_blocks - column_blocks);  // one vertical sense
+  const int down = b < group ? 1 : 0;
+  if (!down) b -= group;
+  const int vertical = down ? 2 : 3;
+  const int first_diagonal = down ? 4 : 6;  // 4, 5 go down; 6, 7 go up
+  if (b < 3 * column_blocks) {
+    const int which = b % 3;
+    return {which == 0 ? vertical : first_diagonal + which - 1, b / 3};
+  }
+  b -= 3 * column_blocks;
+  return {first_diagonal + b % 2, column_blocks + b / 2};
+}
+
+__host__ inline int path_block_count(int width, int height, int paths) {
+  const int row_blocks = (height + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int column_blocks = (width + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int diagonal_blocks = (width + height - 1 + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  if (paths == 4) return 2 * row_blocks + 2 * column_blocks;
+  return 2 * row_blocks + 2 * (3 * column_blocks + 2 * (diagonal_blocks - column_blocks));
+}
+
 template <int kCells, bool kPadded, bool kAdaptive>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
     sgm_path_costs_kernel(PathCostArgs a) {
   using Walk = PathWalk<kCells, kPadded, kAdaptive>;
-  const SgmDirection dir = sgm_direction(blockIdx.y);  // direction i writes volume i
+  const PathBlock order = path_block_of(static_cast<int>(blockIdx.x), a.width, a.height, a.paths);
+  const SgmDirection dir = sgm_direction(order.direction);  // direction i writes volume i
   const int lane = threadIdx.x % kWarpSize;
-  const int path = blockIdx.x * kWarpsPerBlock + threadIdx.x / kWarpSize;
+  const int path = order.block * kWarpsPerBlock + threadIdx.x / kWarpSize;
   if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp
   const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
   const int length = geometry.length;
@@ -178,7 +218,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
   const uint8_t* load_costs = a.costs + first_pixel * Walk::kStride + lane * kCells;
   const uint8_t* load_guide = kAdaptive ? a.guide + first_pixel : nullptr;
   uint8_t* out = a.path_costs +
-                 static_cast<size_t>(blockIdx.y) * a.width * a.height * Walk::kStride +
+                 static_cast<size_t>(order.direction) * a.width * a.height * Walk::kStride +
                  first_pixel * Walk::kStride + lane * kCells;
 
   StepInputs<kCells> ahead[kPrefetch];
@@ -218,8 +258,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
 
 template <int kCells>
 void launch(const PathCostArgs& args, int paths, cudaStream_t stream) {
-  const int most_paths = args.width + args.height;  // bound on any direction's path count
-  const dim3 grid((most_paths + kWarpsPerBlock - 1) / kWarpsPerBlock, paths);
+  const dim3 grid(path_block_count(args.width, args.height, paths));
   const dim3 block(kWarpsPerBlock * kWarpSize);
   const bool padded = args.count != kWarpSize * kCells;
   if (args.edge_scale > 0) {
@@ -255,7 +294,8 @@ void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int h
   }
   if (width <= 0 || height <= 0) return;
   const PathCostArgs args{costs, guide, width, height, count, base, settings.p1, settings.p2,
-                          settings.adaptive_p2 ? settings.p2_edge_scale : 0, path_costs};
+                          settings.adaptive_p2 ? settings.p2_edge_scale : 0, path_costs,
+                          settings.paths};
   const int cells = sgm_path_cells_per_lane(count);
   if (cells == 2) return launch<2>(args, settings.paths, stream);
   if (cells == 4) return launch<4>(args, settings.paths, stream);
