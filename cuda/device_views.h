@@ -3,10 +3,9 @@
 #include <cuda_runtime.h>
 
 #include <memory>
-#include <mutex>
-#include <vector>
 
 #include "cuda/device_buffer.h"
+#include "cuda/recycled_frame.h"
 #include "src/core/image.h"
 #include "src/core/stereo_engine.h"
 
@@ -24,43 +23,36 @@ class DeviceViews : public DeviceResult {
   int height() const { return height_; }
   const uchar4* left() const { return buffer_.data(); }
   const uchar4* right() const { return buffer_.data() + pixels(); }
-  cudaEvent_t ready() const { return ready_; }
-  void mark_read_on(cudaStream_t stream) const;
+  cudaEvent_t ready() const { return events_.ready(); }
+  void mark_read_on(cudaStream_t stream) const { events_.mark_read_on(stream); }
 
-  ~DeviceViews() override;
   DeviceViews(const DeviceViews&) = delete;
   DeviceViews& operator=(const DeviceViews&) = delete;
 
  private:
   friend class DeviceViewsPool;
-  DeviceViews();
+  friend class RecycledFrames<DeviceViews>;
+  DeviceViews() = default;
   size_t pixels() const { return static_cast<size_t>(width_) * height_; }
 
   DeviceBuffer<uchar4> buffer_;  // left, then right
   int width_ = 0, height_ = 0;
-  cudaEvent_t ready_ = nullptr;     // the packing into buffer_ has finished
-  cudaEvent_t released_ = nullptr;  // the consumer's last read has finished
+  // Declared last, destroyed first: its destructor waits for the consumer's reads before
+  // the buffer is freed.
+  FrameEvents events_;
 };
 
 // Recycles DeviceViews buffers like DeviceDisparityPool: a handle still held is never handed out
 // again; one given back is reused once its consumer's reads have completed (stream-ordered).
 class DeviceViewsPool {
  public:
-  DeviceViewsPool() = default;
-  DeviceViewsPool(const DeviceViewsPool&) = delete;
-  DeviceViewsPool& operator=(const DeviceViewsPool&) = delete;
-
   // The two RGB views (width x height each, device) packed into RGBA on `stream`, as a handle
   // for the result. InputError for a null view or a size that is not positive.
   std::shared_ptr<const DeviceViews> copy(const Rgb8* left, const Rgb8* right, int width,
                                           int height, cudaStream_t stream);
 
  private:
-  struct Shared {
-    std::mutex mutex;
-    std::vector<std::unique_ptr<DeviceViews>> free;
-  };
-  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
+  RecycledFrames<DeviceViews> frames_;
 };
 
 }  // namespace sv::cuda
