@@ -9,6 +9,7 @@
 #include "cuda/full_depth_pyramid.h"
 #include "cuda/stages.h"
 #include "src/core/disparity.h"
+#include "src/core/pyramid_reduction.h"
 
 namespace sv::cuda {
 namespace {
@@ -37,38 +38,6 @@ __global__ void downsample_2x2_kernel(const uint8_t* __restrict__ in, int width,
   const int x0 = clamp_index(2 * x, width), x1 = clamp_index(2 * x + 1, width);
   const int sum = row0[x0] + row0[x1] + row1[x0] + row1[x1];
   out[static_cast<size_t>(y) * out_width + x] = static_cast<uint8_t>((sum + 2) / 4);
-}
-
-// The 16-bit block rule of pyramid.cpp: the mean of the real samples, rounded half up.
-__device__ __forceinline__ uint16_t reduce_block(const uint16_t samples[4], int missing_value) {
-  int sum = 0, n = 0;
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    if (samples[i] == missing_value) continue;
-    sum += samples[i];
-    ++n;
-  }
-  if (n == 0) return static_cast<uint16_t>(missing_value);
-  int mean = (sum + n / 2) / n;
-  if (mean == missing_value) mean = missing_value < 65535 ? missing_value + 1 : missing_value - 1;
-  return static_cast<uint16_t>(mean);
-}
-
-// The float block rule: a double sum in sample order, with explicit round-to-nearest intrinsics so
-// nothing is fused or reordered, exactly as the CPU's IEEE double arithmetic.
-__device__ __forceinline__ float reduce_block(const float samples[4], float missing_value) {
-  double sum = 0.0;
-  int n = 0;
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    if (isnan(samples[i]) || samples[i] == missing_value) continue;
-    sum = __dadd_rn(sum, static_cast<double>(samples[i]));
-    ++n;
-  }
-  if (n == 0) return __int_as_float(0x7fc00000);  // quiet NaN
-  const float mean = __double2float_rn(__ddiv_rn(sum, static_cast<double>(n)));
-  if (mean == missing_value) return nextafterf(missing_value, __int_as_float(0x7f800000));
-  return mean;
 }
 
 // One thread per output pixel; memory bound (the double arithmetic of the float form is a few

@@ -30,6 +30,7 @@
 
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/core/pyramid_reduction.h"
 
 namespace sv {
 namespace {
@@ -41,33 +42,6 @@ void block_samples(const Image<T>& image, int x, int y, T samples[4]) {
   samples[1] = image.clamped(2 * x + 1, 2 * y);
   samples[2] = image.clamped(2 * x, 2 * y + 1);
   samples[3] = image.clamped(2 * x + 1, 2 * y + 1);
-}
-
-uint16_t reduce_block(const uint16_t samples[4], int missing_value) {
-  int sum = 0, n = 0;
-  for (int i = 0; i < 4; ++i) {
-    if (samples[i] == missing_value) continue;
-    sum += samples[i];
-    ++n;
-  }
-  if (n == 0) return static_cast<uint16_t>(missing_value);
-  int mean = (sum + n / 2) / n;
-  if (mean == missing_value) mean = missing_value < 65535 ? missing_value + 1 : missing_value - 1;
-  return static_cast<uint16_t>(mean);
-}
-
-float reduce_block(const float samples[4], float missing_value) {
-  double sum = 0.0;
-  int n = 0;
-  for (int i = 0; i < 4; ++i) {
-    if (std::isnan(samples[i]) || samples[i] == missing_value) continue;
-    sum += static_cast<double>(samples[i]);
-    ++n;
-  }
-  if (n == 0) return std::numeric_limits<float>::quiet_NaN();
-  const float mean = static_cast<float>(sum / n);
-  if (mean == missing_value) return std::nextafter(missing_value, std::numeric_limits<float>::infinity());
-  return mean;
 }
 
 template <typename T, typename Missing>
