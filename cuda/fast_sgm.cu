@@ -17,6 +17,7 @@ void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, cons
   costs_.reserve(pixels * stride);
   volumes_.reserve(pixels * stride * f.sgm.paths);
   right_view_keys_.reserve(pixels);
+  row_clocks_.reserve(static_cast<size_t>(sgm_path_costs_clock_words(f.height)));
 
   events.begin(prefix + "cost");
   if (f.rank_left != nullptr) {
@@ -30,7 +31,7 @@ void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, cons
   events.end();
   events.begin(prefix + "sgm");
   sgm_path_costs(costs_.data(), f.guide, f.width, f.height, f.base, f.count, f.sgm, volumes_.data(),
-                 stream);
+                 stream, PathScheduling{PathSchedule::kAuto, row_clocks_.data(), &side_});
   events.end();
   events.begin(prefix + (f.lr_check ? "wta+lr" : "wta"));
   select_disparity_from_path_costs(volumes_.data(), f.sgm.paths, f.width, f.height, f.base, f.count,

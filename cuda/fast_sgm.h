@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda/device_buffer.h"
+#include "cuda/side_stream.h"
 #include "cuda/stage_events.h"
 #include "src/core/census_transform.h"
 #include "src/core/sgm_aggregation.h"
@@ -19,8 +20,9 @@ namespace sv::cuda {
 //
 // Measured on the H100 (tests/gpu/RESULTS.md): a schedule in bands of rows that kept each band's
 // costs and up-going path costs in L2 was correct but no faster (equal at 1920x1080 D256, 18 %
-// slower at D128: its many small launches and short paths cost what the saved traffic gained),
-// so every direction runs in one launch over the whole frame.
+// slower at D128: its many small launches and short paths cost what the saved traffic gained).
+// What paid instead is the clocked schedule of sgm_path_costs (kAuto picks it for large frames),
+// for which this class owns the row clocks and the side stream.
 class FastSgm {
  public:
   FastSgm() = default;
@@ -58,6 +60,8 @@ class FastSgm {
   DeviceBuffer<uint8_t> costs_;
   DeviceBuffer<uint8_t> volumes_;  // one path volume per direction
   DeviceBuffer<uint32_t> right_view_keys_;
+  DeviceBuffer<unsigned> row_clocks_;  // sgm_path_costs' clocked schedule
+  SideStream side_;
 };
 
 }  // namespace sv::cuda

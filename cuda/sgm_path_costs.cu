@@ -4,8 +4,14 @@
 // L_r in its own 8-bit volume; disparity_selection.cu sums them (S) and selects.
 //
 // Why this shape: one launch per direction left most of the GPU idle (a direction has only
-// 1,000-3,000 paths) and re-read and re-wrote a 16-bit S volume eight times. Here all 8 x paths
-// warps run at once, each cell of L_r is written once as a byte and read once by the selection.
+// 1,000-3,000 paths) and re-read and re-wrote a 16-bit S volume eight times. Here each cell of
+// L_r is written once as a byte and read once by the selection, in one of two schedules:
+// - free: one path per warp, every direction in one launch (small frames, 64 candidates);
+// - clocked (large frames, 8 paths): a warp advances several walks side by side (walk_paths),
+//   the vertical and both diagonal directions of a column slot, with the diagonals wrapping
+//   around the sides so that every downward (upward) walk is on the same row at the same step;
+//   row clocks keep the warps of a sense in step, so DRAM delivers each cost row once for its
+//   three directions. The horizontal walks run beside them on a side stream.
 //
 // Layout: lane l of the warp walking a path holds candidates k = l * kCells + c, c < kCells, as
 // kCells / 2 registers of two 16-bit values (low half: even k). The d - 1 and d + 1 neighbours
@@ -33,7 +39,13 @@ constexpr unsigned kFullMask = 0xffffffffu;
 // An unavailable path cost: above any real one (<= 255) plus P1, and x2 stays below 0x8000.
 constexpr uint32_t kUnavailable = 0x3FFF;
 constexpr uint32_t kUnavailablePair = kUnavailable * 0x10001u;
-constexpr int kPrefetch = 4;
+// Steps loaded ahead: 4 for a warp with one walk; warps with several walks overlap their
+// walks instead and load 2 ahead each (registers).
+constexpr int kSingleWalkPrefetch = 4;
+
+struct PathTasks {
+  int begin, end;  // the tasks of this launch
+};
 
 struct PathCostArgs {
   const uint8_t* costs;  // [pixel][32 * kCells]
@@ -47,6 +59,9 @@ struct PathCostArgs {
   int edge_scale;
   uint8_t* path_costs;  // [direction][pixel][32 * kCells]
   int paths;            // 4 or 8 directions
+  unsigned* down_clock;  // RowClock chunks of the downward and upward warps, or nullptr
+  unsigned* up_clock;
+  PathTasks tasks;
 };
 
 // The raw costs of one step, loaded ahead of use so their latency overlaps earlier steps.
@@ -92,8 +107,8 @@ __device__ __forceinline__ void store_bytes(uint8_t* out, const uint32_t (&cur)[
   }
 }
 
-// The walk of one path by one warp. The kernel is bound by issued instructions (measured with
-// Nsight Compute on the H100: ALU the busiest pipe, DRAM at 65 %), so the step is kept lean:
+// The walk of one path by one warp. The step is kept lean (Nsight Compute on the H100 found the
+// one-path-per-warp kernel bound by issued instructions as much as by DRAM):
 // pointers advance by a fixed stride, the first step needs no branch (prev = 0 and min 0 give
 // L_r = C there, as P1, P2 >= 0), the adaptive P2 is a template flag, and the main loop runs
 // whole prefetch groups without bounds checks; only the last groups check.
@@ -146,8 +161,174 @@ struct PathWalk {
 #pragma unroll
     for (int i = 0; i < kRegs; ++i) prev[i] = cur[i];
   }
+
+  // The next pixel starts a new path: as at the first pixel, L_r = C there.
+  __device__ __forceinline__ void restart() {
+#pragma unroll
+    for (int i = 0; i < kRegs; ++i) prev[i] = 0;
+    prev_min = 0;
+  }
 };
 
+// Where one path's cells lie: a lane's pointer into a [pixel][32 * kCells] volume that advances
+// one pixel per step. A diagonal leaving the image through a side re-enters at the other side on
+// the next row and starts a new path there (the reference's path from that side's column), so a
+// warp walks its slot's diagonals for every row of the image instead of one path each.
+template <typename Byte>
+struct PathCursor {
+  Byte* cell;
+  const uint8_t* guide;      // adaptive P2 only
+  ptrdiff_t cell_step, pixel_step;
+  ptrdiff_t cell_wrap, pixel_wrap;  // added when the step crosses a side (dx * -width pixels)
+  int until_wrap;            // steps until the one that crosses (unused without wraps)
+  int width;
+
+  // Moves to the next pixel; true when that pixel starts a new path.
+  template <bool kWraps, bool kAdaptive>
+  __device__ __forceinline__ bool advance() {
+    cell += cell_step;
+    if constexpr (kAdaptive) guide += pixel_step;
+    if constexpr (kWraps) {
+      if (--until_wrap == 0) {
+        cell += cell_wrap;
+        if constexpr (kAdaptive) guide += pixel_wrap;
+        until_wrap = width;
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+// The first pixel and direction of one of a warp's walks.
+struct WalkStart {
+  int direction;
+  int x, y;
+};
+
+// A warp's task: the kWalks walks it advances side by side, one pixel of each per step, for
+// `length` steps. Independent walks in one warp overlap their dependent chains (the step of one
+// issues while another waits on its shuffle and reduction), and the walks of a vertical sense
+// run row by row in lockstep: at step n every downward walk of the frame reads cost row n, which
+// DRAM then delivers once for the three directions (measured in tests/gpu/RESULTS.md).
+// Keeps the warps of one vertical sense within a few chunks of rows of each other, so that the
+// cost row the first of them fetches is still in L2 when the last reads it: free-running warps
+// drift apart by more rows than L2 holds, and DRAM then delivers most rows two or three times
+// (Nsight Compute on the H100 at 1920x1080 D128: 1.71 GB of cost reads free, 1.03 GB clocked).
+// A warp that finished chunk n waits until every warp of its sense finished chunk n - kClockSlack.
+// Only used when every warp of the sense can be resident at once, so a wait always ends.
+constexpr int kClockRows = 32;
+constexpr int kClockSlack = 2;
+
+struct RowClock {
+  unsigned* done;  // per chunk: warps that finished it; nullptr: the warps run free
+  unsigned walkers;
+
+  __device__ __forceinline__ void pass(int chunk, int lane) const {
+    if (lane == 0) {
+      atomicAdd(done + chunk, 1u);
+      if (chunk >= kClockSlack) {
+        const volatile unsigned* behind = done + chunk - kClockSlack;
+        while (*behind < walkers) __nanosleep(64);
+      }
+    }
+    __syncwarp();
+  }
+};
+
+template <int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch>
+__device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStart (&starts)[kWalks],
+                                           int length, int lane, RowClock clock = {nullptr, 0}) {
+  static_assert(kClockRows % kPrefetch == 0, "the clock ticks between prefetch groups");
+
+  using Walk = PathWalk<kCells, kPadded, kAdaptive>;
+  constexpr ptrdiff_t kStride = Walk::kStride;
+  const size_t volume = static_cast<size_t>(a.width) * a.height * kStride;
+  Walk walk[kWalks];
+  PathCursor<const uint8_t> load[kWalks];
+  PathCursor<uint8_t> store[kWalks];
+#pragma unroll
+  for (int j = 0; j < kWalks; ++j) {
+    const SgmDirection dir = sgm_direction(starts[j].direction);
+    walk[j].lane = lane;
+    walk[j].p1 = a.p1;
+    walk[j].p2 = a.p2;
+    walk[j].edge_scale = a.edge_scale;
+    walk[j].p1_pair = static_cast<uint32_t>(a.p1) * 0x10001u;
+#pragma unroll
+    for (int i = 0; i < Walk::kRegs; ++i) {
+      const int k = lane * kCells + 2 * i;
+      walk[j].keep[i] = (k < a.count ? 0xFFFFu : 0u) | (k + 1 < a.count ? 0xFFFF0000u : 0u);
+      walk[j].pad[i] = kUnavailablePair & ~walk[j].keep[i];
+      walk[j].prev[i] = 0;  // with prev_min 0: L_r = C at the first pixel
+    }
+    const ptrdiff_t first = static_cast<ptrdiff_t>(starts[j].y) * a.width + starts[j].x;
+    const ptrdiff_t step = static_cast<ptrdiff_t>(dir.dy) * a.width + dir.dx;
+    const ptrdiff_t wrap = -static_cast<ptrdiff_t>(dir.dx) * a.width;
+    // Steps until the walk crosses a side: from x, width - x to the right, x + 1 to the left.
+    const int until_wrap = dir.dx > 0 ? a.width - starts[j].x : (dir.dx < 0 ? starts[j].x + 1 : INT_MAX);
+    load[j] = {a.costs + first * kStride + lane * kCells, kAdaptive ? a.guide + first : nullptr,
+               step * kStride, step, wrap * kStride, wrap, until_wrap, a.width};
+    store[j] = {a.path_costs + starts[j].direction * volume + first * kStride + lane * kCells,
+                nullptr, step * kStride, 0, wrap * kStride, 0, until_wrap, a.width};
+  }
+  // Only the diagonals of the vertical walks cross sides (a horizontal walk ends at one).
+  constexpr bool kWraps = kWalks == 3;
+  auto wraps = [](int j) { return kWraps && j > 0; };
+
+  StepInputs<kCells> ahead[kWalks][kPrefetch];
+#pragma unroll
+  for (int u = 0; u < kPrefetch; ++u) {
+#pragma unroll
+    for (int j = 0; j < kWalks; ++j) {
+      if (u < length) load_step<kCells, kAdaptive>(load[j].cell, load[j].guide, ahead[j][u]);
+      wraps(j) ? load[j].template advance<true, kAdaptive>() : load[j].template advance<false, kAdaptive>();
+    }
+  }
+  auto step = [&](int j, int u) {
+    walk[j].step(ahead[j][u], store[j].cell);
+    const bool restart = wraps(j) ? store[j].template advance<true, false>()
+                                  : store[j].template advance<false, false>();
+    if (restart) walk[j].restart();
+  };
+  auto refill = [&](int j, int u) {
+    load_step<kCells, kAdaptive>(load[j].cell, load[j].guide, ahead[j][u]);
+    wraps(j) ? load[j].template advance<true, kAdaptive>() : load[j].template advance<false, kAdaptive>();
+  };
+
+  int first = 0;
+  // Whole groups whose refills (kPrefetch steps ahead) stay on the walk.
+  for (; first + 2 * kPrefetch <= length; first += kPrefetch) {
+    // Every warp of a sense has the same length, so all of them pass the same chunks.
+    if (clock.done != nullptr && first > 0 && first % kClockRows == 0) {
+      clock.pass(first / kClockRows - 1, lane);
+    }
+#pragma unroll
+    for (int u = 0; u < kPrefetch; ++u) {
+#pragma unroll
+      for (int j = 0; j < kWalks; ++j) {
+        step(j, u);
+        refill(j, u);
+      }
+    }
+  }
+  // The last steps, checked.
+  for (; first < length; first += kPrefetch) {
+#pragma unroll
+    for (int u = 0; u < kPrefetch; ++u) {
+      const int n = first + u;
+      if (n >= length) break;
+#pragma unroll
+      for (int j = 0; j < kWalks; ++j) {
+        step(j, u);
+        if (n + kPrefetch < length) refill(j, u);
+      }
+    }
+  }
+}
+
+// The free schedule: one path per warp, the paths of every direction in one launch, in the
+// reference's path geometry.
 // The launch order of the path blocks, chosen so that directions reading the same cost rows at the
 // same time run side by side: both horizontal directions first (the longest walks), then the
 // three downward directions interleaved block by block (their paths from the first row reach row
@@ -186,89 +367,117 @@ __host__ inline int path_block_count(int width, int height, int paths) {
   return 2 * row_blocks + 2 * (3 * column_blocks + 2 * (diagonal_blocks - column_blocks));
 }
 
+// 64 candidates without the adaptive P2 are held to 32 registers: a full SM of warps, which that
+// case (the least work per step) needs to hide the latency of its steps.
 template <int kCells, bool kPadded, bool kAdaptive>
-__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize)
-    sgm_path_costs_kernel(PathCostArgs a) {
-  using Walk = PathWalk<kCells, kPadded, kAdaptive>;
+__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kCells == 2 && !kAdaptive ? 16 : 1)
+    sgm_free_paths_kernel(PathCostArgs a) {
   const PathBlock order = path_block_of(static_cast<int>(blockIdx.x), a.width, a.height, a.paths);
+  const int path = order.block * kWarpsPerBlock + static_cast<int>(threadIdx.x) / kWarpSize;
   const SgmDirection dir = sgm_direction(order.direction);  // direction i writes volume i
-  const int lane = threadIdx.x % kWarpSize;
-  const int path = order.block * kWarpsPerBlock + threadIdx.x / kWarpSize;
   if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp
   const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
-  const int length = geometry.length;
+  const WalkStart starts[1] = {{order.direction, geometry.x0, geometry.y0}};
+  walk_paths<kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch>(a, starts, geometry.length,
+                                                                  threadIdx.x % kWarpSize);
+}
 
-  Walk walk;
-  walk.lane = lane;
-  walk.p1 = a.p1;
-  walk.p2 = a.p2;
-  walk.edge_scale = a.edge_scale;
-  walk.p1_pair = static_cast<uint32_t>(a.p1) * 0x10001u;
-#pragma unroll
-  for (int i = 0; i < Walk::kRegs; ++i) {
-    const int k = lane * kCells + 2 * i;
-    walk.keep[i] = (k < a.count ? 0xFFFFu : 0u) | (k + 1 < a.count ? 0xFFFF0000u : 0u);
-    walk.pad[i] = kUnavailablePair & ~walk.keep[i];
-    walk.prev[i] = 0;  // with prev_min 0: L_r = C at the first pixel
+// The clocked schedule (8 paths): a warp's task is one of tasks [0, height), both horizontal
+// directions of a row; [height, height + width), the downward directions of a column slot; the
+// next width tasks, the upward ones. A slot's warp walks the vertical path of its column and the
+// two diagonals through it, wrapping around the sides. At most 64 registers (without the adaptive
+// P2; 96 for 256 candidates) so that a sense's blocks and the horizontal ones are resident at once.
+template <int kCells, bool kPadded, bool kAdaptive>
+__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (kCells == 8 ? 6 : 8))
+    sgm_clocked_walks_kernel(PathCostArgs a) {
+  const int lane = threadIdx.x % kWarpSize;
+  int task = a.tasks.begin + static_cast<int>(blockIdx.x) * kWarpsPerBlock +
+             static_cast<int>(threadIdx.x) / kWarpSize;
+  if (task >= a.tasks.end) return;  // whole warp
+  if (task < a.height) {
+    const WalkStart starts[2] = {{0, 0, task}, {1, a.width - 1, task}};
+    walk_paths<kCells, kPadded, kAdaptive, 2, 2>(a, starts, a.width, lane);
+    return;
   }
+  task -= a.height;
+  const bool down = task < a.width;
+  const int x = down ? task : task - a.width;
+  const int y = down ? 0 : a.height - 1;
+  const WalkStart starts[3] = {{down ? 2 : 3, x, y}, {down ? 4 : 6, x, y}, {down ? 5 : 7, x, y}};
+  const RowClock clock{down ? a.down_clock : a.up_clock, static_cast<unsigned>(a.width)};
+  walk_paths<kCells, kPadded, kAdaptive, 3, 2>(a, starts, a.height, lane, clock);
+}
 
-  const ptrdiff_t first_pixel = static_cast<ptrdiff_t>(geometry.y0) * a.width + geometry.x0;
-  const ptrdiff_t pixel_step = static_cast<ptrdiff_t>(dir.dy) * a.width + dir.dx;
-  const ptrdiff_t byte_step = pixel_step * Walk::kStride;
-  const uint8_t* load_costs = a.costs + first_pixel * Walk::kStride + lane * kCells;
-  const uint8_t* load_guide = kAdaptive ? a.guide + first_pixel : nullptr;
-  uint8_t* out = a.path_costs +
-                 static_cast<size_t>(order.direction) * a.width * a.height * Walk::kStride +
-                 first_pixel * Walk::kStride + lane * kCells;
+__host__ inline int clock_chunks(int height) { return (height + kClockRows - 1) / kClockRows; }
 
-  StepInputs<kCells> ahead[kPrefetch];
-#pragma unroll
-  for (int u = 0; u < kPrefetch; ++u) {
-    if (u < length) load_step<kCells, kAdaptive>(load_costs, load_guide, ahead[u]);
-    load_costs += byte_step;
-    if constexpr (kAdaptive) load_guide += pixel_step;
-  }
+template <typename Kernel>
+void launch_tasks(Kernel kernel, PathCostArgs args, PathTasks tasks, cudaStream_t stream) {
+  if (tasks.end <= tasks.begin) return;
+  args.tasks = tasks;
+  kernel<<<(tasks.end - tasks.begin + kWarpsPerBlock - 1) / kWarpsPerBlock, kWarpsPerBlock * kWarpSize,
+           0, stream>>>(args);
+  SV_CUDA_CHECK_LAUNCH();
+}
 
-  int first = 0;
-  // Whole groups whose refills (kPrefetch steps ahead) stay on the path.
-  for (; first + 2 * kPrefetch <= length; first += kPrefetch) {
-#pragma unroll
-    for (int u = 0; u < kPrefetch; ++u) {
-      walk.step(ahead[u], out);
-      out += byte_step;
-      load_step<kCells, kAdaptive>(load_costs, load_guide, ahead[u]);
-      load_costs += byte_step;
-      if constexpr (kAdaptive) load_guide += pixel_step;
-    }
+// The clocked schedule: the downward walks, then the upward ones, each sense in one launch with
+// its row clock, and the horizontal walks beside them on the side stream. Measured on the H100
+// against the free schedule (tests/gpu/RESULTS.md): faster at 1920x1080 with 128 and 256
+// candidates and at 1280x720 with 256, slower with 64 candidates, at 640x480 (too few warps per
+// sense to fill the GPU in lockstep) and where a sense and the horizontal walks cannot all be
+// resident (3840x2160). kAuto follows those measurements; the clocks need every block of a
+// sense resident at once, so where it cannot be the walks run free whatever was asked.
+template <int kCells, bool kPadded, bool kAdaptive>
+bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStream_t stream) {
+  if (args.paths != 8 || scheduling.row_clocks == nullptr || scheduling.side == nullptr ||
+      scheduling.schedule == PathSchedule::kFree) {
+    return false;
   }
-  // The last steps, checked.
-  for (; first < length; first += kPrefetch) {
-#pragma unroll
-    for (int u = 0; u < kPrefetch; ++u) {
-      const int n = first + u;
-      if (n >= length) break;
-      walk.step(ahead[u], out);
-      out += byte_step;
-      if (n + kPrefetch < length) load_step<kCells, kAdaptive>(load_costs, load_guide, ahead[u]);
-      load_costs += byte_step;
-      if constexpr (kAdaptive) load_guide += pixel_step;
-    }
+  const auto kernel = sgm_clocked_walks_kernel<kCells, kPadded, kAdaptive>;
+  const int h = args.height, w = args.width;
+  int device = 0, sms = 0, blocks_per_sm = 0, l2_bytes = 0;
+  SV_CUDA_CHECK(cudaGetDevice(&device));
+  SV_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  SV_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  SV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
+                                                              kWarpsPerBlock * kWarpSize, 0));
+  const long resident = static_cast<long>(sms) * blocks_per_sm;
+  const long sense_blocks = (w + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const long row_blocks = (h + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  if (sense_blocks > resident) return false;
+  if (scheduling.schedule == PathSchedule::kAuto) {
+    const bool fills = kCells >= 4 && sense_blocks >= (kCells == 8 ? 2L : 3L) * sms &&
+                       sense_blocks + row_blocks <= resident;
+    const bool spills_l2 = static_cast<double>(w) * h * kWarpSize * kCells > l2_bytes;
+    if (!fills || !spills_l2) return false;
   }
+  const int chunks = clock_chunks(h);
+  SV_CUDA_CHECK(cudaMemsetAsync(scheduling.row_clocks, 0, sizeof(unsigned) * 2 * chunks, stream));
+  launch_tasks(kernel, args, {0, h}, scheduling.side->fork(stream));
+  args.down_clock = scheduling.row_clocks;
+  launch_tasks(kernel, args, {h, h + w}, stream);
+  args.down_clock = nullptr;
+  args.up_clock = scheduling.row_clocks + chunks;
+  launch_tasks(kernel, args, {h + w, h + 2 * w}, stream);
+  scheduling.side->join(stream);
+  return true;
+}
+
+template <int kCells, bool kPadded, bool kAdaptive>
+void launch(const PathCostArgs& args, const PathScheduling& scheduling, cudaStream_t stream) {
+  if (launch_clocked<kCells, kPadded, kAdaptive>(args, scheduling, stream)) return;
+  sgm_free_paths_kernel<kCells, kPadded, kAdaptive>
+      <<<path_block_count(args.width, args.height, args.paths), kWarpsPerBlock * kWarpSize, 0, stream>>>(args);
+  SV_CUDA_CHECK_LAUNCH();
 }
 
 template <int kCells>
-void launch(const PathCostArgs& args, int paths, cudaStream_t stream) {
-  const dim3 grid(path_block_count(args.width, args.height, paths));
-  const dim3 block(kWarpsPerBlock * kWarpSize);
+void launch(const PathCostArgs& args, const PathScheduling& s, cudaStream_t stream) {
   const bool padded = args.count != kWarpSize * kCells;
   if (args.edge_scale > 0) {
-    padded ? sgm_path_costs_kernel<kCells, true, true><<<grid, block, 0, stream>>>(args)
-           : sgm_path_costs_kernel<kCells, false, true><<<grid, block, 0, stream>>>(args);
+    padded ? launch<kCells, true, true>(args, s, stream) : launch<kCells, false, true>(args, s, stream);
   } else {
-    padded ? sgm_path_costs_kernel<kCells, true, false><<<grid, block, 0, stream>>>(args)
-           : sgm_path_costs_kernel<kCells, false, false><<<grid, block, 0, stream>>>(args);
+    padded ? launch<kCells, true, false>(args, s, stream) : launch<kCells, false, false>(args, s, stream);
   }
-  SV_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
@@ -281,9 +490,11 @@ bool sgm_path_costs_supported(int count, const SgmSettings& settings) {
          kMaxMatchCost + settings.p2 <= 255 && (!settings.adaptive_p2 || settings.p2_edge_scale >= 1);
 }
 
+int sgm_path_costs_clock_words(int height) { return 2 * clock_chunks(height); }
+
 void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int height, int base,
                     int count, const SgmSettings& settings, uint8_t* path_costs,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, const PathScheduling& scheduling) {
   if (!sgm_path_costs_supported(count, settings)) {
     throw InputError("fast SGM path costs do not support " + std::to_string(count) +
                      " disparities with P1 = " + std::to_string(settings.p1) + ", P2 = " +
@@ -295,11 +506,11 @@ void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int h
   if (width <= 0 || height <= 0) return;
   const PathCostArgs args{costs, guide, width, height, count, base, settings.p1, settings.p2,
                           settings.adaptive_p2 ? settings.p2_edge_scale : 0, path_costs,
-                          settings.paths};
+                          settings.paths, nullptr, nullptr, {0, 0}};
   const int cells = sgm_path_cells_per_lane(count);
-  if (cells == 2) return launch<2>(args, settings.paths, stream);
-  if (cells == 4) return launch<4>(args, settings.paths, stream);
-  return launch<8>(args, settings.paths, stream);
+  if (cells == 2) return launch<2>(args, scheduling, stream);
+  if (cells == 4) return launch<4>(args, scheduling, stream);
+  return launch<8>(args, scheduling, stream);
 }
 
 }  // namespace sv::cuda

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "cuda/side_stream.h"
 #include "src/core/census_transform.h"
 #include "src/core/colorize.h"
 #include "src/core/sgm_aggregation.h"
@@ -68,9 +69,21 @@ void sgm_aggregate(const uint8_t* costs, const uint8_t* guide, int width, int he
 // `costs` is the census cost volume padded the same way (census_cost_volume_strided).
 int sgm_path_cells_per_lane(int count);
 bool sgm_path_costs_supported(int count, const SgmSettings& settings);
+// How the walks run (the results are the same): kFree, one launch whose warps go at their own
+// pace; kClocked, the downward then the upward walks with their warps kept in step by row clocks
+// (so that the three directions of a sense read each cost row from DRAM once) and the horizontal
+// walks beside them on `side`; kAuto, kClocked where the frame is large enough to gain from it.
+// The clocked schedule needs `row_clocks` (sgm_path_costs_clock_words(height) words) and `side`.
+enum class PathSchedule { kAuto, kFree, kClocked };
+struct PathScheduling {
+  PathSchedule schedule = PathSchedule::kFree;
+  unsigned* row_clocks = nullptr;
+  SideStream* side = nullptr;
+};
+int sgm_path_costs_clock_words(int height);
 void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int height, int base,
                     int count, const SgmSettings& settings, uint8_t* path_costs,
-                    cudaStream_t stream);
+                    cudaStream_t stream, const PathScheduling& scheduling = {});
 
 // census_cost.cu — the volume of the fast SGM: a padded candidate stride (a multiple of 32;
 // uniform range; padding cells hold kMaxMatchCost), for codes of a window with `window_bits`

@@ -40,6 +40,9 @@ struct FastCase {
   int uniqueness;
   bool subpixel;
   bool lr;
+  // How the path walks run (the same results either way): clocked by default, so that the small
+  // cases cover the clocks that only full-size frames get automatically.
+  cuda::PathSchedule schedule = cuda::PathSchedule::kClocked;
 };
 
 std::ostream& operator<<(std::ostream& os, const FastCase& c) {
@@ -47,7 +50,8 @@ std::ostream& operator<<(std::ostream& os, const FastCase& c) {
             << c.paths << " window " << census_window_name(c.window)
             << (c.adaptive_p2 ? " adaptive" : "")
             << " P2 " << c.p2 << " u " << c.uniqueness << (c.subpixel ? " subpixel" : "")
-            << (c.lr ? " lr" : "");
+            << (c.lr ? " lr" : "")
+            << (c.schedule == cuda::PathSchedule::kFree ? " free" : c.schedule == cuda::PathSchedule::kAuto ? " auto" : " clocked");
 }
 
 // A synthetic view pair (real disparities, occlusions) for the larger cases, random texture
@@ -105,7 +109,10 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
                                    census_window_width(c.window) * census_window_height(c.window) - 1,
                                    volume.data(), nullptr);
   GuardedDeviceArray<uint8_t> path_costs(pixels * padded * c.paths);
-  cuda::sgm_path_costs(volume.data(), d_left.data(), w, h, c.base, c.count, sgm, path_costs.data(), nullptr);
+  GuardedDeviceArray<unsigned> clocks(cuda::sgm_path_costs_clock_words(h));
+  cuda::SideStream side;
+  cuda::sgm_path_costs(volume.data(), d_left.data(), w, h, c.base, c.count, sgm, path_costs.data(),
+                       nullptr, cuda::PathScheduling{c.schedule, clocks.data(), &side});
   GuardedDeviceArray<int16_t> disparity(pixels);
   GuardedDeviceArray<uint32_t> keys(pixels);
   // The bound on L_r lets the selection add volumes two at a time when P2 <= 63 (most cases).
@@ -114,7 +121,7 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
                                          kMaxMatchCost + c.p2);
   SV_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_TRUE(path_costs.guards_intact() && disparity.guards_intact() && volume.guards_intact() &&
-              keys.guards_intact())
+              keys.guards_intact() && clocks.guards_intact())
       << c;
 
   // The padded volume holds the reference costs, and kMaxMatchCost in the padding.
@@ -163,7 +170,10 @@ INSTANTIATE_TEST_SUITE_P(
         FastCase{33, 17, 0, 16, 8, k97, false, 40, 10, true, true},
         FastCase{33, 17, -5, 37, 4, CensusWindow::W5x5, false, 40, 0, true, true},
         FastCase{33, 17, 2, 16, 8, CensusWindow::W9x9, true, 40, 10, false, true},
-        FastCase{641, 479, 0, 64, 8, k97, false, 40, 10, true, true},
+        // Taller than wide: the diagonal walks cross the sides several times.
+        FastCase{17, 45, 0, 16, 8, k97, false, 40, 10, true, true},
+        FastCase{23, 70, -2, 40, 8, CensusWindow::W5x5, true, 60, 0, true, false, cuda::PathSchedule::kFree},
+        FastCase{641, 479, 0, 64, 8, k97, false, 40, 10, true, true, cuda::PathSchedule::kFree},
         FastCase{641, 479, -4, 64, 4, CensusWindow::W5x5, false, 40, 0, true, false},
         FastCase{641, 479, 0, 128, 8, k97, false, 40, 10, true, true},
         FastCase{641, 479, 0, 128, 4, k97, true, 120, 0, false, false},
@@ -174,7 +184,7 @@ INSTANTIATE_TEST_SUITE_P(
         FastCase{641, 479, 2, 128, 8, CensusWindow::W11x11, true, 191, 10, true, true},
         FastCase{641, 479, 0, 256, 8, k97, false, 40, 10, true, true},
         FastCase{641, 479, 1, 200, 4, k97, false, 40, 10, true, false},
-        FastCase{1920, 1080, 0, 128, 8, k97, false, 40, 10, true, true}));
+        FastCase{1920, 1080, 0, 128, 8, k97, false, 40, 10, true, true, cuda::PathSchedule::kAuto}));
 
 // The 16-bit form of the fused selection (block matching SAD) on random costs with "no match"
 // entries, against winner_takes_all + right_view_disparity + lr_check on the same volume.
