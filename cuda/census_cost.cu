@@ -1,10 +1,14 @@
 // Normalized Hamming cost volume of census codes on the GPU; reproduces census_cost.cpp bit for
 // bit (cost = (h * 64 + v / 2) / v over the bits valid in both codes, 64 when v == 0 or when the
 // right pixel lies outside the image).
+#include <algorithm>
+#include <string>
+
 #include "cuda/cuda_check.h"
 #include "cuda/stages.h"
 #include "src/core/census_cost.h"
 #include "src/core/error.h"
+#include "src/core/stereo_params.h"
 
 namespace sv::cuda {
 namespace {
@@ -42,97 +46,341 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
   costs[pixel * stride + k] = static_cast<uint8_t>(cost);
 }
 
-// The padded volume of a uniform range, tiled: a block owns kTilePixels pixels of one row and
-// stages every right code they can match in shared memory (as separate word arrays, so the
-// lanes' neighbouring codes fall in different banks); each code is read from global memory once
-// per tile instead of once per candidate. Thread t handles cells k = chunk + t % 8 + 8 c of pixel
-// t / 8. Interior pairs (all bits valid in both) take the multiply-high division of
-// census_cost_interior; the rest the general formula.
+// The padded volume of a uniform range, tiled. A block owns kTilePixels pixels of one row and
+// stages every right code they can match in shared memory; each code is read from global memory
+// once per tile instead of once per candidate.
+//
+// Designed around the 32-bit population count (16 per clock per SM on sm_75..sm_90, a quarter
+// of the integer rate): in the common case, where the left code and every right code of a tile
+// are complete (all window bits valid), v == window_bits and the cost needs only
+// h = popc(left.bits ^ right.bits), one POPC per 32-bit half the window uses (2 for 9x7), no
+// valid word is read, and the division is one multiply (CompleteCostScale). Everything else
+// (image borders, missing pixels, incomplete codes) takes the general formula, per 4-candidate
+// word; right pixels outside the image are staged as all-invalid codes, so the general formula
+// gives them kMaxMatchCost, and words wholly outside are stored as kMaxMatchCost directly.
+//
+// A tile is "interior" when its left codes and its whole span of right codes are complete: one
+// loop with no check at all (about 8 SASS instructions per cost for 9x7). Otherwise each word
+// checks whether its four right pixels lie in the tile's complete stretch [complete_lo,
+// complete_hi] (away from the image sides, where the census window is cut) and its left code is
+// complete, and takes the fast or the general formula accordingly.
+//
+// Thread mapping: warp w owns pixels 4w .. 4w + 3 of the tile; lane (q = lane / 8, r = lane % 8)
+// computes candidates k = 32m + 4r .. +3 of pixel 4w + q for every 32-candidate chunk m and
+// stores them as one 32-bit word, so each warp store fills four whole 32-byte sectors. The word's
+// right codes are four neighbours in the staging (span indices s .. s + 3, s = p + count - 4 - k),
+// read as two 16-byte pairs; lanes r >= 4 read their pairs in the other order so that the eight
+// lanes of a pixel cover all 32 banks (no bank conflict).
 constexpr int kTilePixels = 32;
 constexpr int kTileThreads = 256;
+// Staged slots before span index 0: the last real word of a pixel may read codes down to -3
+// (padding candidates, masked afterwards).
+constexpr int kLead = 4;
+constexpr uint32_t kMaxCostWord = 0x01010101u * kMaxMatchCost;
 
-template <int kWords>
-__global__ void __launch_bounds__(kTileThreads)
-    census_cost_tile_kernel(const CensusCode* __restrict__ left, const CensusCode* __restrict__ right,
-                            int width, int base, int count, int stride, int window_bits,
-                            uint32_t magic, uint8_t* __restrict__ costs) {
-  extern __shared__ uint64_t tile_words[];  // bits[w][span], valid[w][span]
-  const int y = blockIdx.y;
-  const int x0 = blockIdx.x * kTilePixels;
-  const int span = kTilePixels + count - 1;      // right pixels x0 - base - count + 1 ...
-  const int first_xr = x0 - base - (count - 1);  // ... up to x0 + 31 - base
-  uint64_t* bits = tile_words;
-  uint64_t* valid = tile_words + kWords * span;
-  const CensusCode* right_row = right + static_cast<size_t>(y) * width;
-  for (int i = threadIdx.x; i < span; i += kTileThreads) {
-    const int xr = first_xr + i;
-    if (xr >= 0 && xr < width) {
-      const CensusCode r = right_row[xr];
+// Slots per staged array: span codes, kLead before, one more for the shifted copy; even so
+// every array starts 16-byte aligned.
+__host__ __device__ inline int staged_slots(int count) { return (kTilePixels + count - 1 + kLead + 2) & ~1; }
+
+// The complete-code cost (64 h + wb / 2) / wb of a Hamming distance h <= wb, in as few issue
+// slots as the window allows: with one 32-bit half (wb <= 32) a multiply-high by
+// magic = ceil(2^32 / wb); with more halves (32 < wb <= 128) one IADD3 that sums the half counts
+// into the float 2^23 + h and one FFMA rounding toward zero, z = 2^23 + floor(h * scale + 1/2),
+// whose low byte is the cost (scale slightly above 64 / wb; census_cost_scale proves it).
+struct CompleteCostScale {
+  uint32_t start;     // the float bits of 2^23 (a kernel argument, so that the sum stays one IADD3)
+  uint32_t rounding;  // wb / 2
+  uint32_t magic;     // ceil(2^32 / wb)
+  float scale;        // 64 / wb + 1 / (4 wb^2), rounded to float
+  float offset;       // 2^23 + 1/2 - 2^23 * scale, exact in float
+};
+
+// Costs of candidates k .. k + 3 whose codes are all complete. `first` / `second` point at the
+// lane's two 16-byte pairs in each code word's staging (codes s, s + 1 and s + 2, s + 3, in the
+// lane's order), `order` puts the four cost bytes in candidate order.
+template <int kHalves, int kWords>
+__device__ __forceinline__ uint32_t complete_costs4(const ulonglong2* const (&first)[kWords],
+                                                    const ulonglong2* const (&second)[kWords],
+                                                    const uint32_t (&left)[kHalves],
+                                                    const CompleteCostScale& scale, uint32_t order) {
+  // Sum of the half counts, on top of the float bits of 2^23 (none for one half).
+  uint32_t sum[4];
 #pragma unroll
-      for (int w = 0; w < kWords; ++w) {
-        bits[w * span + i] = r.bits[w];
-        valid[w * span + i] = r.valid[w];
-      }
+  for (int c = 0; c < 4; ++c) sum[c] = kHalves == 1 ? 0u : scale.start;
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) {
+    const ulonglong2 a = *first[w];
+    const ulonglong2 b = *second[w];
+    const uint64_t code[4] = {a.x, a.y, b.x, b.y};
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      sum[c] += __popc(left[2 * w] ^ static_cast<uint32_t>(code[c]));
+      // Higher halves beyond the window are 0 in every code: skip them.
+      if (2 * w + 1 < kHalves) sum[c] += __popc(left[2 * w + 1] ^ static_cast<uint32_t>(code[c] >> 32));
     }
   }
-  __syncthreads();
-
-  // Costs go to a shared staging tile first: the tile's pixels are contiguous in the volume, so
-  // it leaves in 16-byte stores instead of single bytes.
-  uint8_t* staged = reinterpret_cast<uint8_t*>(valid + kWords * span);  // [kTilePixels][stride]
-  const int px = threadIdx.x / 8;
-  const int x = x0 + px;
-  const int lane8 = threadIdx.x % 8;
-  if (x < width) {
-    const CensusCode l = left[static_cast<size_t>(y) * width + x];
-    for (int chunk = 0; chunk < stride; chunk += 32) {
+  uint32_t cost[4];  // the cost in the low byte
 #pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        const int k = chunk + lane8 + 8 * c;
-        const int xr = x - base - k;
-        int cost = kMaxMatchCost;
-        if (k < count && xr >= 0 && xr < width) {
-          const int i = xr - first_xr;
-          int v = 0, h = 0;
-#pragma unroll
-          for (int w = 0; w < kWords; ++w) {
-            const uint64_t both = l.valid[w] & valid[w * span + i];
-            v += __popcll(both);
-            h += __popcll((l.bits[w] ^ bits[w * span + i]) & both);
-          }
-          if (v == window_bits) {
-            cost = static_cast<int>(__umulhi(static_cast<uint32_t>(h * kMaxMatchCost + window_bits / 2), magic));
-          } else if (v > 0) {
-            cost = (h * kMaxMatchCost + v / 2) / v;
-          }
-        }
-        staged[px * stride + k] = static_cast<uint8_t>(cost);
-      }
+  for (int c = 0; c < 4; ++c) {
+    if (kHalves == 1) {
+      cost[c] = __umulhi(sum[c] * kMaxMatchCost + scale.rounding, scale.magic);
+    } else {
+      cost[c] = __float_as_uint(__fmaf_rz(__uint_as_float(sum[c]), scale.scale, scale.offset));
     }
   }
-  __syncthreads();
-  const int pixels = min(kTilePixels, width - x0);
-  const int vectors = pixels * stride / 16;
-  const uint4* from = reinterpret_cast<const uint4*>(staged);
-  uint4* to = reinterpret_cast<uint4*>(costs + (static_cast<size_t>(y) * width + x0) * stride);
-  for (int i = threadIdx.x; i < vectors; i += kTileThreads) to[i] = from[i];
+  const uint32_t first_two = __byte_perm(cost[0], cost[1], 0x0040);
+  const uint32_t second_two = __byte_perm(cost[2], cost[3], 0x0040);
+  return __byte_perm(first_two, second_two, order);
 }
 
+// kMaxMatchCost in the bytes of candidates >= count (the padding of the last real word).
+__device__ __forceinline__ uint32_t mask_padding(uint32_t word, int real) {
+  if (real >= 4) return word;
+  const uint32_t keep = (1u << (4 * real)) - 1;  // selector nibbles of the real bytes
+  return __byte_perm(word, kMaxCostWord, (0x3210u & keep) | (0x4444u & ~keep));
+}
+
+// census_cost.cpp's formula over the bits valid in both codes, for candidates k .. k + 3 (codes
+// s + 3 .. s): borders, missing pixels, out-of-image right pixels (staged as all-invalid codes,
+// so v == 0 gives kMaxMatchCost) and padding.
 template <int kWords>
-void launch_cost_tiles(const CensusCode* left, const CensusCode* right, int width, int height,
-                       int base, int count, int stride, int window_bits, uint8_t* costs,
-                       cudaStream_t stream) {
-  const size_t shared = sizeof(uint64_t) * 2 * kWords * (kTilePixels + count - 1) +
-                        static_cast<size_t>(kTilePixels) * stride;
+__device__ uint32_t general_costs4(const uint64_t* const (&bits)[kWords],
+                                   const uint64_t* const (&valid)[kWords], int s, int k, int count,
+                                   const uint64_t (&left_bits)[kWords],
+                                   const uint64_t (&left_valid)[kWords], int window_bits,
+                                   uint32_t magic) {
+  uint32_t word = 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    int cost = kMaxMatchCost;
+    if (k + j < count) {
+      const int slot = kLead + s + 3 - j;
+      int v = 0, h = 0;
+#pragma unroll
+      for (int w = 0; w < kWords; ++w) {
+        const uint64_t both = left_valid[w] & valid[w][slot];
+        v += __popcll(both);
+        h += __popcll((left_bits[w] ^ bits[w][slot]) & both);
+      }
+      if (v == window_bits) {
+        cost = static_cast<int>(__umulhi(static_cast<uint32_t>(h * kMaxMatchCost + window_bits / 2), magic));
+      } else if (v > 0) {
+        cost = (h * kMaxMatchCost + v / 2) / v;
+      }
+    }
+    word |= static_cast<uint32_t>(cost) << (8 * j);
+  }
+  return word;
+}
+
+// Moves a lane from its word of chunk m to its word of chunk m + 1: 32 codes lower, 32 cost
+// bytes further.
+template <int kWords>
+__device__ __forceinline__ void next_chunk(const ulonglong2* (&first)[kWords],
+                                           const ulonglong2* (&second)[kWords], uint32_t*& out) {
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) {
+    first[w] -= 16;
+    second[w] -= 16;
+  }
+  out += 8;
+}
+
+struct TileArgs {
+  const CensusCode* left;
+  const CensusCode* right;
+  int width;
+  int base;
+  int count;
+  int words_per_pixel;  // stride / 4
+  int window_bits;
+  int border;           // codes closer than this to the left or right side are never complete
+  uint64_t complete[2]; // valid words of a complete code
+  CompleteCostScale scale;
+  uint8_t* costs;
+};
+
+template <int kHalves>
+__global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const TileArgs args) {
+  constexpr int kWords = (kHalves + 1) / 2;
+  // Per code word w: bits at slot kLead + i ("even": pairs starting at an even i are 16-byte
+  // aligned), the same bits one slot later ("odd": pairs starting at an odd i aligned), valid.
+  extern __shared__ __align__(16) uint64_t tile_words[];
+  const int width = args.width, count = args.count;
+  const int slots = staged_slots(count);
+  const int y = blockIdx.y;
+  const int x0 = blockIdx.x * kTilePixels;
+  const int span = kTilePixels + count - 1;           // right pixels first_xr ...
+  const int first_xr = x0 - args.base - (count - 1);  // ... up to x0 + 31 - base
+  const int last_xr = first_xr + span - 1;
+  const int zone_lo = args.border, zone_hi = width - 1 - args.border;  // where codes can be complete
+
+  // Stage the span; out-of-image and out-of-span slots hold all-invalid zero codes.
+  const CensusCode* right_row = args.right + static_cast<size_t>(y) * width;
+  bool right_complete = true;
+  for (int slot = threadIdx.x; slot < slots; slot += kTileThreads) {
+    const int i = slot - kLead;
+    const int xr = first_xr + i;
+    uint64_t bits[kWords] = {}, valid[kWords] = {};
+    if (i >= 0 && i < span && xr >= 0 && xr < width) {
+      const CensusCode& r = right_row[xr];
+#pragma unroll
+      for (int w = 0; w < kWords; ++w) {
+        bits[w] = r.bits[w];
+        valid[w] = r.valid[w];
+      }
+      if (xr >= zone_lo && xr <= zone_hi) {
+#pragma unroll
+        for (int w = 0; w < kWords; ++w) right_complete &= valid[w] == args.complete[w];
+      }
+    }
+#pragma unroll
+    for (int w = 0; w < kWords; ++w) {
+      tile_words[w * slots + slot] = bits[w];
+      if (slot + 1 < slots) tile_words[(kWords + w) * slots + slot + 1] = bits[w];
+      if (slot == 0) tile_words[(kWords + w) * slots] = 0;
+      tile_words[(2 * kWords + w) * slots + slot] = valid[w];
+    }
+  }
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int q = lane / 8, r = lane % 8;
+  const int p = 4 * warp + q;
+  const int x = x0 + p;
+  uint64_t left_bits[kWords] = {}, left_valid[kWords] = {};
+  bool left_complete = false;
+  if (x < width) {
+    const CensusCode& l = args.left[static_cast<size_t>(y) * width + x];
+    left_complete = true;
+#pragma unroll
+    for (int w = 0; w < kWords; ++w) {
+      left_bits[w] = l.bits[w];
+      left_valid[w] = l.valid[w];
+      left_complete &= left_valid[w] == args.complete[w];
+    }
+  }
+  // Both barriers also publish the staging.
+  const bool tile_right_complete = __syncthreads_and(right_complete);
+  const bool tile_left_complete = __syncthreads_and(left_complete || x >= width);
+  if (x >= width) return;
+
+  // Right pixels of one word for which the fast path holds: inside [complete_lo, complete_hi].
+  const int complete_lo = tile_right_complete ? max(first_xr, zone_lo) : 1;
+  const int complete_hi = tile_right_complete ? min(last_xr, zone_hi) : 0;
+  const bool interior = tile_right_complete && tile_left_complete && first_xr >= zone_lo && last_xr <= zone_hi;
+
+  const uint64_t* bits_even[kWords];
+  const uint64_t* valid_words[kWords];
+  // The lane's pairs for chunk 0; chunk m lies 32 codes (16 pairs) lower.
+  const ulonglong2* first_pair[kWords];
+  const ulonglong2* second_pair[kWords];
+  const int s0 = p + count - 4 - 4 * r;  // span index of the first code of chunk 0's word
+  const int odd = s0 & 1;
+  const int swap = (r >> 2) & 1;
+  const int pair0 = (kLead + odd + s0) / 2;
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) {
+    bits_even[w] = tile_words + w * slots;
+    valid_words[w] = tile_words + (2 * kWords + w) * slots;
+    const ulonglong2* pairs = reinterpret_cast<const ulonglong2*>(tile_words + (odd ? kWords + w : w) * slots);
+    first_pair[w] = pairs + pair0 + swap;
+    second_pair[w] = pairs + pair0 + 1 - swap;
+  }
+  const uint32_t order = swap ? 0x4501u : 0x0145u;
+  uint32_t left_halves[kHalves];
+#pragma unroll
+  for (int j = 0; j < kHalves; ++j) left_halves[j] = static_cast<uint32_t>(left_bits[j / 2] >> (32 * (j % 2)));
+
+  uint32_t* out = reinterpret_cast<uint32_t*>(args.costs) +
+                  (static_cast<size_t>(y) * width + x) * args.words_per_pixel + r;
+  const int chunks = args.words_per_pixel / 8;
+  // Chunk m moves every code 32 slots (16 pairs) down.
+  if (interior) {
+    int m = 0;
+#pragma unroll 4
+    for (; m < count / 32; ++m) {
+      *out = complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order);
+      next_chunk(first_pair, second_pair, out);
+    }
+    if (m < chunks && count % 32 != 0) {
+      const int k = 32 * m + 4 * r;
+      *out = k < count ? mask_padding(complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order),
+                                      count - k)
+                       : kMaxCostWord;
+      next_chunk(first_pair, second_pair, out);
+      ++m;
+    }
+    for (; m < chunks; ++m, out += 8) *out = kMaxCostWord;
+    return;
+  }
+
+  const int top0 = x - args.base - 4 * r;  // right pixel of candidate k of chunk 0's word
+  for (int m = 0; m < chunks; ++m) {
+    const int k = 32 * m + 4 * r;
+    const int top = top0 - 32 * m;  // candidates k .. k + 3 match right pixels top .. top - 3
+    uint32_t word;
+    if (k >= count || top < 0 || top - 3 >= width) {
+      word = kMaxCostWord;
+    } else if (left_complete && top - 3 >= complete_lo && top <= complete_hi) {
+      word = mask_padding(complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order),
+                          count - k);
+    } else {
+      word = general_costs4<kWords>(bits_even, valid_words, s0 - 32 * m, k, count, left_bits,
+                                    left_valid, args.window_bits, args.scale.magic);
+    }
+    *out = word;
+    next_chunk(first_pair, second_pair, out);
+  }
+}
+
+// Half-width of the census window with `window_bits` comparison bits: codes closer to a side
+// are incomplete by construction. An unknown window only costs speed (border tiles take the
+// general path), never exactness: completeness is checked code by code.
+int census_border(int window_bits) {
+  for (const CensusWindow window : {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x7,
+                                    CensusWindow::W9x9, CensusWindow::W11x11}) {
+    if (census_window_width(window) * census_window_height(window) - 1 == window_bits) {
+      return census_window_width(window) / 2;
+    }
+  }
+  return 0;
+}
+
+// The constants of CompleteCostScale. Exactness of the FFMA form, for 32 < wb <= 128 and every
+// h in 0..wb: x = 2^23 + h is exact; x * scale + offset = 2^23 + h * scale + 1/2 lies in
+// [2^23, 2^24), where float spacing is 1, so rounding toward zero gives 2^23 + floor(h * scale
+// + 1/2). With scale = 64 / wb + e, 0 < e h < 1 / (2 wb) (e about 1 / (4 wb^2) plus the float
+// rounding of scale), and the exact cost q = (64 h + wb / 2) / wb = 64 h / wb + 1/2 (even wb) or
+// 64 h / wb + 1/2 - 1 / (2 wb) (odd wb) being a multiple of 1 / wb, h * scale + 1/2 stays in
+// [floor(q), floor(q) + 1). scale lies in (1/2, 2], so 2^23 * scale is a multiple of 1/2 and
+// offset, in (-2^23, 2^23), is a multiple of 1/2: exact in float. Checked for every (wb, h) by
+// the census cost tests; the magic multiply-high is exact for 64 h + wb / 2 < 2^32 / wb.
+CompleteCostScale census_cost_scale(int window_bits) {
+  CompleteCostScale s{};
+  s.start = 0x4B000000u;
+  s.rounding = static_cast<uint32_t>(window_bits / 2);
+  s.magic = static_cast<uint32_t>(((1ull << 32) + window_bits - 1) / window_bits);
+  const double wb = window_bits;
+  s.scale = static_cast<float>(64.0 / wb + 0.25 / wb / wb);
+  const double offset = 8388608.5 - 8388608.0 * static_cast<double>(s.scale);
+  s.offset = static_cast<float>(offset);
+  if (window_bits > 32 && static_cast<double>(s.offset) != offset) {
+    throw InputError("census cost: no exact float form of the cost for " + std::to_string(window_bits) + " bits");
+  }
+  return s;
+}
+
+template <int kHalves>
+void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
+  constexpr int kWords = (kHalves + 1) / 2;
+  const size_t shared = sizeof(uint64_t) * 3 * kWords * staged_slots(args.count);
   if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(census_cost_tile_kernel<kWords>,
+    SV_CUDA_CHECK(cudaFuncSetAttribute(census_cost_tile_kernel<kHalves>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));
   }
-  const uint32_t magic = static_cast<uint32_t>(((1ull << 32) + window_bits - 1) / window_bits);
-  const dim3 grid((width + kTilePixels - 1) / kTilePixels, height);
-  census_cost_tile_kernel<kWords><<<grid, kTileThreads, shared, stream>>>(
-      left, right, width, base, count, stride, window_bits, magic, costs);
+  const dim3 grid((args.width + kTilePixels - 1) / kTilePixels, height);
+  census_cost_tile_kernel<kHalves><<<grid, kTileThreads, shared, stream>>>(args);
   SV_CUDA_CHECK_LAUNCH();
 }
 
@@ -154,10 +402,33 @@ void census_cost_volume_strided(const CensusCode* left, const CensusCode* right,
   if (stride % 32 != 0 || stride < count) {
     throw InputError("census cost: the candidate stride must be a multiple of 32 holding every candidate");
   }
-  if (window_bits <= 64) {
-    launch_cost_tiles<1>(left, right, width, height, uniform_base, count, stride, window_bits, costs, stream);
+  if (window_bits < 1 || window_bits > 128) {
+    throw InputError("census cost: a census window has 1..128 comparison bits, got " +
+                     std::to_string(window_bits));
+  }
+  TileArgs args{};
+  args.left = left;
+  args.right = right;
+  args.width = width;
+  args.base = uniform_base;
+  args.count = count;
+  args.words_per_pixel = stride / 4;
+  args.window_bits = window_bits;
+  args.border = census_border(window_bits);
+  for (int w = 0; w < 2; ++w) {
+    const int bits = std::clamp(window_bits - 64 * w, 0, 64);
+    args.complete[w] = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  }
+  args.scale = census_cost_scale(window_bits);
+  args.costs = costs;
+  if (window_bits <= 32) {
+    launch_cost_tiles<1>(args, height, stream);
+  } else if (window_bits <= 64) {
+    launch_cost_tiles<2>(args, height, stream);
+  } else if (window_bits <= 96) {
+    launch_cost_tiles<3>(args, height, stream);
   } else {
-    launch_cost_tiles<2>(left, right, width, height, uniform_base, count, stride, window_bits, costs, stream);
+    launch_cost_tiles<4>(args, height, stream);
   }
 }
 
