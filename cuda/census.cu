@@ -66,6 +66,7 @@ __global__ void census_transform_kernel(const Pixel* __restrict__ image, int wid
   const int x0 = blockIdx.x * kTileWidth - RX;
   const int y0 = blockIdx.y * kTileHeight - RY;
   const int tid = threadIdx.y * kTileWidth + threadIdx.x;
+  bool all_data = true;
   for (int i = tid; i < kW * kH; i += kTileWidth * kTileHeight) {
     const int gx = x0 + i % kW;
     const int gy = y0 + i / kW;
@@ -73,9 +74,12 @@ __global__ void census_transform_kernel(const Pixel* __restrict__ image, int wid
     if (gx >= 0 && gx < width && gy >= 0 && gy < height) {
       value = Tile::load(image[static_cast<size_t>(gy) * width + gx], missing_value);
     }
+    all_data = all_data && !Tile::is_no_data(value);
     tile[i / kW][i % kW] = value;
   }
-  __syncthreads();
+  // Most tiles lie inside the image and hold no missing pixel: there every bit is valid and the
+  // comparisons need no data checks (the kernel is bound by issued instructions, not by DRAM).
+  const bool complete = __syncthreads_and(all_data);
 
   const int x = blockIdx.x * kTileWidth + threadIdx.x;
   const int y = blockIdx.y * kTileHeight + threadIdx.y;
@@ -84,7 +88,22 @@ __global__ void census_transform_kernel(const Pixel* __restrict__ image, int wid
   const Value centre = tile[threadIdx.y + RY][threadIdx.x + RX];
   uint64_t bits[2] = {0, 0};
   uint64_t valid[2] = {0, 0};
-  if (!Tile::is_no_data(centre)) {
+  constexpr int kBits = (2 * RX + 1) * (2 * RY + 1) - 1;
+  if (complete) {
+#pragma unroll
+    for (int dy = -RY; dy <= RY; ++dy) {
+#pragma unroll
+      for (int dx = -RX; dx <= RX; ++dx) {
+        if (dx == 0 && dy == 0) continue;
+        const int pos = (dy + RY) * (2 * RX + 1) + (dx + RX);
+        const int bit = pos < RY * (2 * RX + 1) + RX ? pos : pos - 1;
+        const Value neighbour = tile[threadIdx.y + RY + dy][threadIdx.x + RX + dx];
+        bits[bit / 64] |= static_cast<uint64_t>(neighbour < centre) << (bit % 64);
+      }
+    }
+    valid[0] = kBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
+    valid[1] = kBits > 64 ? (uint64_t{1} << (kBits - 64)) - 1 : 0;
+  } else if (!Tile::is_no_data(centre)) {
 #pragma unroll
     for (int dy = -RY; dy <= RY; ++dy) {
 #pragma unroll
@@ -102,11 +121,10 @@ __global__ void census_transform_kernel(const Pixel* __restrict__ image, int wid
       }
     }
   }
+  // Two 16-byte stores (a CensusCode is 32 bytes at a 32-byte stride from a cudaMalloc base).
   CensusCode& code = out[static_cast<size_t>(y) * width + x];
-  code.bits[0] = bits[0];
-  code.bits[1] = bits[1];
-  code.valid[0] = valid[0];
-  code.valid[1] = valid[1];
+  *reinterpret_cast<ulonglong2*>(code.bits) = make_ulonglong2(bits[0], bits[1]);
+  *reinterpret_cast<ulonglong2*>(code.valid) = make_ulonglong2(valid[0], valid[1]);
 }
 
 template <typename Pixel, int RX, int RY>
