@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(kPixelThreads)
   if (pixel >= static_cast<size_t>(width) * height) return;
   const int dl = left[pixel];
   if (!is_valid(static_cast<int16_t>(dl))) return;
-  const int x = static_cast<int>(pixel % width);
+  const int x = static_cast<int>(static_cast<unsigned>(pixel) % static_cast<unsigned>(width));
   const int xr = x - floor_div16(dl + kDisparityScale / 2);
   bool consistent = xr >= 0 && xr < width;
   if (consistent) {
@@ -58,8 +58,10 @@ __global__ void __launch_bounds__(kPixelThreads)
   constexpr int kAbsent = 1 << 16;  // above any int16 disparity
   const size_t pixel = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (pixel >= static_cast<size_t>(width) * height) return;
-  const int x = static_cast<int>(pixel % width);
-  const int y = static_cast<int>(pixel / width);
+  // 32-bit division (a 64-bit one is a long emulated sequence); frames stay below 2^32 pixels.
+  const unsigned flat = static_cast<unsigned>(pixel);
+  const int y = static_cast<int>(flat / static_cast<unsigned>(width));
+  const int x = static_cast<int>(flat - static_cast<unsigned>(y) * static_cast<unsigned>(width));
   if (!is_valid(in[pixel])) {
     out[pixel] = kInvalidFixedDisparity;
     return;
