@@ -237,7 +237,7 @@ __global__ void lr_check_keys_kernel(int16_t* __restrict__ disparity_fixed,
   if (pixel >= static_cast<size_t>(width) * height) return;
   const int d = disparity_fixed[pixel];
   if (d == kInvalidFixedDisparity) return;
-  const int x = static_cast<int>(pixel % width);
+  const int x = static_cast<int>(static_cast<unsigned>(pixel) % static_cast<unsigned>(width));
   const int xr = x - floor_div16(d + kDisparityScale / 2);
   bool consistent = xr >= 0 && xr < width;
   if (consistent) {

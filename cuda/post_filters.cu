@@ -82,13 +82,24 @@ __global__ void __launch_bounds__(kPixelThreads)
       values[(j + kRadius) * kSize + (i + kRadius)] = v;
     }
   }
+  auto exchange = [&](int a, int b) {
+    const int lo = min(values[a], values[b]);
+    values[b] = max(values[a], values[b]);
+    values[a] = lo;
+  };
+  if constexpr (kCount == 9) {
+    // A 25-exchange sorting network for 9 values (sort the rows, the columns, then fix up;
+    // checked on all 512 0/1 inputs) instead of 36 exchanges of odd-even transposition.
+    constexpr int kNet[25][2] = {{0, 1}, {3, 4}, {6, 7}, {1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7},
+                                 {0, 3}, {3, 6}, {0, 3}, {1, 4}, {4, 7}, {1, 4}, {2, 5}, {5, 8}, {2, 5},
+                                 {1, 3}, {5, 7}, {2, 6}, {4, 6}, {2, 4}, {2, 3}, {5, 6}};
 #pragma unroll
-  for (int pass = 0; pass < kCount; ++pass) {
+    for (int e = 0; e < 25; ++e) exchange(kNet[e][0], kNet[e][1]);
+  } else {
 #pragma unroll
-    for (int k = pass & 1; k + 1 < kCount; k += 2) {
-      const int lo = min(values[k], values[k + 1]);
-      values[k + 1] = max(values[k], values[k + 1]);
-      values[k] = lo;
+    for (int pass = 0; pass < kCount; ++pass) {
+#pragma unroll
+      for (int k = pass & 1; k + 1 < kCount; k += 2) exchange(k, k + 1);
     }
   }
   int median = 0;
