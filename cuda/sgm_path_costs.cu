@@ -26,6 +26,7 @@
 #include "src/core/census_cost.h"
 #include "cuda/cuda_check.h"
 #include "cuda/sgm_path_geometry.cuh"
+#include "cuda/sm_limits.cuh"
 #include "cuda/warp_min.cuh"
 #include "cuda/stages.h"
 #include "src/core/error.h"
@@ -206,29 +207,31 @@ struct WalkStart {
   int x, y;
 };
 
-// A warp's task: the kWalks walks it advances side by side, one pixel of each per step, for
-// `length` steps. Independent walks in one warp overlap their dependent chains (the step of one
-// issues while another waits on its shuffle and reduction), and the walks of a vertical sense
-// run row by row in lockstep: at step n every downward walk of the frame reads cost row n, which
-// DRAM then delivers once for the three directions (measured in tests/gpu/RESULTS.md).
 // Keeps the warps of one vertical sense within a few chunks of rows of each other, so that the
 // cost row the first of them fetches is still in L2 when the last reads it: free-running warps
 // drift apart by more rows than L2 holds, and DRAM then delivers most rows two or three times
-// (Nsight Compute on the H100 at 1920x1080 D128: 1.71 GB of cost reads free, 1.03 GB clocked).
-// A warp that finished chunk n waits until every warp of its sense finished chunk n - kClockSlack.
+// (Nsight Compute on the H100 at 1920x1080 D128: 1.71 GB of cost reads free, 1.05 GB clocked).
+// A warp that finished chunk n waits until every warp of its sense finished chunk n - slack.
 // Only used when every warp of the sense can be resident at once, so a wait always ends.
-constexpr int kClockRows = 32;
-constexpr int kClockSlack = 2;
+// The rows a sense spreads over must fit L2 beside the write traffic: 64-row chunks and a slack
+// of one measured best with up to 128 candidates, 32 rows and two with 256 (twice the bytes a row).
+template <int kCells>
+struct ClockShape {
+  static constexpr int kRows = kCells == 8 ? 32 : 64;
+  static constexpr int kSlack = kCells == 8 ? 2 : 1;
+};
+constexpr int kFewestClockRows = 32;  // sizes the clock buffer for every shape
 
 struct RowClock {
   unsigned* done;  // per chunk: warps that finished it; nullptr: the warps run free
   unsigned walkers;
 
+  template <int kSlack>
   __device__ __forceinline__ void pass(int chunk, int lane) const {
     if (lane == 0) {
       atomicAdd(done + chunk, 1u);
-      if (chunk >= kClockSlack) {
-        const volatile unsigned* behind = done + chunk - kClockSlack;
+      if (chunk >= kSlack) {
+        const volatile unsigned* behind = done + chunk - kSlack;
         while (*behind < walkers) __nanosleep(64);
       }
     }
@@ -236,10 +239,16 @@ struct RowClock {
   }
 };
 
+// A warp's task: the kWalks walks it advances side by side, one pixel of each per step, for
+// `length` steps. Independent walks in one warp overlap their dependent chains (the step of one
+// issues while another waits on its shuffle and reduction), and the walks of a vertical sense
+// run row by row in lockstep: at step n every downward walk of the frame reads cost row n, which
+// DRAM then delivers once for the three directions (measured in tests/gpu/RESULTS.md).
 template <int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch>
 __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStart (&starts)[kWalks],
                                            int length, int lane, RowClock clock = {nullptr, 0}) {
-  static_assert(kClockRows % kPrefetch == 0, "the clock ticks between prefetch groups");
+  using Shape = ClockShape<kCells>;
+  static_assert(Shape::kRows % kPrefetch == 0, "the clock ticks between prefetch groups");
 
   using Walk = PathWalk<kCells, kPadded, kAdaptive>;
   constexpr ptrdiff_t kStride = Walk::kStride;
@@ -300,8 +309,8 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   // Whole groups whose refills (kPrefetch steps ahead) stay on the walk.
   for (; first + 2 * kPrefetch <= length; first += kPrefetch) {
     // Every warp of a sense has the same length, so all of them pass the same chunks.
-    if (clock.done != nullptr && first > 0 && first % kClockRows == 0) {
-      clock.pass(first / kClockRows - 1, lane);
+    if (clock.done != nullptr && first > 0 && first % Shape::kRows == 0) {
+      clock.template pass<Shape::kSlack>(first / Shape::kRows - 1, lane);
     }
 #pragma unroll
     for (int u = 0; u < kPrefetch; ++u) {
@@ -367,10 +376,11 @@ __host__ inline int path_block_count(int width, int height, int paths) {
   return 2 * row_blocks + 2 * (3 * column_blocks + 2 * (diagonal_blocks - column_blocks));
 }
 
-// 64 candidates without the adaptive P2 are held to 32 registers: a full SM of warps, which that
-// case (the least work per step) needs to hide the latency of its steps.
+// 64 candidates without the adaptive P2 are held to a full SM of warps (32 registers on sm_80 and
+// sm_90), which that case (the least work per step) needs to hide the latency of its steps.
 template <int kCells, bool kPadded, bool kAdaptive>
-__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kCells == 2 && !kAdaptive ? 16 : 1)
+__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
+                                  kCells == 2 && !kAdaptive ? kMaxThreadsPerSm / (kWarpsPerBlock * kWarpSize) : 1)
     sgm_free_paths_kernel(PathCostArgs a) {
   const PathBlock order = path_block_of(static_cast<int>(blockIdx.x), a.width, a.height, a.paths);
   const int path = order.block * kWarpsPerBlock + static_cast<int>(threadIdx.x) / kWarpSize;
@@ -408,7 +418,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (k
   walk_paths<kCells, kPadded, kAdaptive, 3, 2>(a, starts, a.height, lane, clock);
 }
 
-__host__ inline int clock_chunks(int height) { return (height + kClockRows - 1) / kClockRows; }
+__host__ inline int clock_chunks(int height, int rows) { return (height + rows - 1) / rows; }
 
 template <typename Kernel>
 void launch_tasks(Kernel kernel, PathCostArgs args, PathTasks tasks, cudaStream_t stream) {
@@ -450,7 +460,7 @@ bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStr
     const bool spills_l2 = static_cast<double>(w) * h * kWarpSize * kCells > l2_bytes;
     if (!fills || !spills_l2) return false;
   }
-  const int chunks = clock_chunks(h);
+  const int chunks = clock_chunks(h, ClockShape<kCells>::kRows);
   SV_CUDA_CHECK(cudaMemsetAsync(scheduling.row_clocks, 0, sizeof(unsigned) * 2 * chunks, stream));
   launch_tasks(kernel, args, {0, h}, scheduling.side->fork(stream));
   args.down_clock = scheduling.row_clocks;
@@ -490,7 +500,7 @@ bool sgm_path_costs_supported(int count, const SgmSettings& settings) {
          kMaxMatchCost + settings.p2 <= 255 && (!settings.adaptive_p2 || settings.p2_edge_scale >= 1);
 }
 
-int sgm_path_costs_clock_words(int height) { return 2 * clock_chunks(height); }
+int sgm_path_costs_clock_words(int height) { return 2 * clock_chunks(height, kFewestClockRows); }
 
 void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int height, int base,
                     int count, const SgmSettings& settings, uint8_t* path_costs,
