@@ -18,6 +18,7 @@
 // instantiation, the same code as before.
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -36,11 +37,24 @@ constexpr int kSegment = 64;       // pixels of a row per block
 constexpr int kMaxOfferSpan = kSegment + 255;  // right pixels a segment can offer to
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr uint32_t kNoOffer = 0xffffffffu;
+// Offers slots before the span: the padding candidates' offers land there, unread (no branch).
+constexpr int kOfferLead = 256;
+
+// Keys order candidates by cost, then by k (the reference's tie rule): cost << 8 | k, below
+// 2^24. A padding candidate's key_low has every bit set, so its key is 2^24 or more: it never
+// wins, and its offers are dropped.
+constexpr uint32_t kRealKeyLimit = 1u << 24;
+
+// The key of the 16-bit cost in the low (or high) half of `word`: one byte permute, as key_low
+// is k (its bytes 1..3 zero) or all ones.
+__device__ __forceinline__ uint32_t make_key(uint32_t word, bool high, uint32_t key_low) {
+  return __byte_perm(word, key_low, high ? 0x7324 : 0x7104);
+}
 
 // Sum of the per-direction 8-bit path costs: S(p, k) = sum_r L_r(p, k), exact (<= 8 * 255);
 // direction r's volume follows direction r - 1's. kBytePairs: every L_r <= 127 (P2 <= 63), so
 // two volumes add byte-wise in one 32-bit add without a carry between bytes, halving the
-// unpacking work (this kernel is bound by issued instructions, not by DRAM).
+// unpacking work (this kernel is bound by its integer (ALU) pipe as much as by DRAM).
 template <int kCells, int kDirections, bool kBytePairs>
 struct PathCostSum {
   static constexpr bool kHasNoCostValue = false;
@@ -49,7 +63,9 @@ struct PathCostSum {
   size_t volume_size;  // bytes per direction
   int width;
 
-  __device__ __forceinline__ void load(int x, int y, int lane, uint32_t (&s)[kCells]) const {
+  // The candidates' keys (cost << 8 | key_low) and their costs as 16-bit pairs (cells 2i, 2i + 1).
+  __device__ __forceinline__ void load(int x, int y, int lane, const uint32_t (&key_low)[kCells],
+                                       uint32_t (&key)[kCells], uint32_t (&pairs)[kCells / 2]) const {
     constexpr int kWords = (kCells + 3) / 4;
     uint32_t w[kDirections][kWords];
     const uint8_t* p = volumes + (static_cast<size_t>(y) * width + x) * (kWarpSize * kCells) + lane * kCells;
@@ -77,9 +93,10 @@ struct PathCostSum {
       }
     }
 #pragma unroll
-    for (int c = 0; c < kCells; ++c) {
-      const uint32_t word = (c % 2 == 0 ? even : odd)[c / 4];
-      s[c] = (c % 4) < 2 ? (word & 0xFFFFu) : (word >> 16);
+    for (int c = 0; c < kCells; ++c) key[c] = make_key((c % 2 == 0 ? even : odd)[c / 4], (c % 4) >= 2, key_low[c]);
+#pragma unroll
+    for (int i = 0; i < kCells / 2; ++i) {
+      pairs[i] = __byte_perm(even[i / 2], odd[i / 2], i % 2 == 0 ? 0x5410 : 0x7632);
     }
   }
 };
@@ -92,24 +109,24 @@ struct Cost16Volume {
   const uint16_t* volume;
   int width;
 
-  __device__ __forceinline__ void load(int x, int y, int lane, uint32_t (&s)[kCells]) const {
+  __device__ __forceinline__ void load(int x, int y, int lane, const uint32_t (&key_low)[kCells],
+                                       uint32_t (&key)[kCells], uint32_t (&pairs)[kCells / 2]) const {
     const uint16_t* p = volume + (static_cast<size_t>(y) * width + x) * (kWarpSize * kCells) + lane * kCells;
-    uint32_t w[kCells / 2];
     if constexpr (kCells == 2) {
-      w[0] = __ldg(reinterpret_cast<const uint32_t*>(p));
+      pairs[0] = __ldg(reinterpret_cast<const uint32_t*>(p));
     } else if constexpr (kCells == 4) {
       const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
-      w[0] = v.x;
-      w[1] = v.y;
+      pairs[0] = v.x;
+      pairs[1] = v.y;
     } else {
       const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
-      w[0] = v.x;
-      w[1] = v.y;
-      w[2] = v.z;
-      w[3] = v.w;
+      pairs[0] = v.x;
+      pairs[1] = v.y;
+      pairs[2] = v.z;
+      pairs[3] = v.w;
     }
 #pragma unroll
-    for (int c = 0; c < kCells; ++c) s[c] = c % 2 == 0 ? (w[c / 2] & 0xFFFFu) : (w[c / 2] >> 16);
+    for (int c = 0; c < kCells; ++c) key[c] = make_key(pairs[c / 2], c % 2 == 1, key_low[c]);
   }
 };
 
@@ -119,26 +136,42 @@ struct SelectArgs {
   int count;
   int uniqueness;
   bool subpixel;
-  double max_cost;
+  int cost_limit;             // a best cost above it is invalid (WtaSettings::max_cost)
   uint32_t* right_view_keys;  // null: no right view
   int16_t* disparity_fixed;
   float2* peaks;  // null: no cost peaks (confidence.cpp's best and runner-up, +inf = none)
 };
 
+// winner_takes_all.cpp's offset: sign(n) * floor((2|n| + denom) / (2 denom)), n = 8 (cm - cp),
+// for denom > 0. As c0 is the smallest cost, |cm - cp| <= denom, so the quotient lies in 0..8
+// (the reference's clamp to [-8, 8] never acts) and four comparisons find it where an integer
+// division takes about 20 instructions.
 __device__ __forceinline__ int subpixel_offset(int c0, int cm, int cp) {
   const int denom = cm + cp - 2 * c0;
   if (denom <= 0) return 0;
   const int n = 8 * (cm - cp);
-  const int magnitude = (2 * (n < 0 ? -n : n) + denom) / (2 * denom);
+  const int numerator = 2 * (n < 0 ? -n : n) + denom;
+  const int unit = 2 * denom;  // the quotient is the largest q with q * unit <= numerator
+  int magnitude = numerator >= 4 * unit ? 4 : 0;
+  magnitude += numerator >= (magnitude + 2) * unit ? 2 : 0;
+  magnitude += numerator >= (magnitude + 1) * unit ? 1 : 0;
+  magnitude += numerator >= 8 * unit ? 1 : 0;  // 7 so far can still be 8
   return n < 0 ? -magnitude : magnitude;
 }
 
+// The 16-bit cost of candidate k (the same k in every lane) from the lanes' cost pairs: the
+// owner lane's pair word, its half picked by a byte permute, sent by one shuffle.
 template <int kCells>
-__device__ __forceinline__ uint32_t pick(const uint32_t (&s)[kCells], int c) {
-  uint32_t v = 0;
-#pragma unroll
-  for (int i = 0; i < kCells; ++i) v = (i == c) ? s[i] : v;
-  return v;
+__device__ __forceinline__ int candidate_cost(const uint32_t (&pairs)[kCells / 2], unsigned k) {
+  const unsigned c = k % kCells;
+  uint32_t word = pairs[0];
+  if constexpr (kCells == 4) word = (c & 2u) ? pairs[1] : pairs[0];
+  if constexpr (kCells == 8) {
+    const uint32_t low = (c & 2u) ? pairs[1] : pairs[0], high = (c & 2u) ? pairs[3] : pairs[2];
+    word = (c & 4u) ? high : low;
+  }
+  const uint32_t half = (c & 1u) ? word >> 16 : word & 0xFFFFu;
+  return static_cast<int>(__shfl_sync(kFullMask, half, static_cast<int>(k / kCells)));
 }
 
 // floor(value / 16) for either sign, as lr_check.cpp.
@@ -149,7 +182,8 @@ __device__ __forceinline__ int floor_div16(int value) {
 // kPeaks: also write the cost peaks; a template flag, so the kernel without them is unchanged.
 template <int kCells, bool kPeaks, class Costs>
 __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, SelectArgs a) {
-  __shared__ uint32_t offers[kMaxOfferSpan];  // right pixels first_xr .. first_xr + span - 1
+  // Right pixels first_xr .. first_xr + span - 1 at kOfferLead + (xr - first_xr).
+  __shared__ uint32_t offers[kOfferLead + kMaxOfferSpan];
   const int y = blockIdx.y;
   const int x0 = blockIdx.x * kSegment;
   const int x1 = min(a.width, x0 + kSegment);
@@ -160,60 +194,65 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
   constexpr int kWarps = kThreads / kWarpSize;
   const bool right_view = a.right_view_keys != nullptr;
   if (right_view) {
-    for (int i = threadIdx.x; i < span; i += kThreads) offers[i] = kNoOffer;
+    for (int i = threadIdx.x; i < kOfferLead + span; i += kThreads) offers[i] = kNoOffer;
     __syncthreads();
   }
+  uint32_t key_low[kCells];  // this lane's candidates as keys' low byte, every bit for padding
+#pragma unroll
+  for (int c = 0; c < kCells; ++c) {
+    const int k = lane * kCells + c;
+    key_low[c] = k < a.count ? static_cast<uint32_t>(k) : kNoOffer;
+  }
+  const int first_k = lane * kCells;
 
   for (int x = x0 + warp; x < x1; x += kWarps) {
-    uint32_t s[kCells];
-    costs.load(x, y, lane, s);
-    uint32_t key[kCells];
-    uint32_t lane_best = kNoOffer;
+    uint32_t key[kCells], pairs[kCells / 2];
+    costs.load(x, y, lane, key_low, key, pairs);
+    uint32_t lane_best = key[0];
 #pragma unroll
-    for (int c = 0; c < kCells; ++c) {
-      const int k = lane * kCells + c;
-      key[c] = k < a.count ? (s[c] << 8) | static_cast<uint32_t>(k) : kNoOffer;
-      lane_best = min(lane_best, key[c]);
-      if (right_view && k < a.count) atomicMin(&offers[x - a.base - k - first_xr], key[c]);
+    for (int c = 1; c < kCells; ++c) lane_best = min(lane_best, key[c]);
+    if (right_view) {
+      // Candidate k offers right pixel x - base - k; padding offers land in the lead, unread.
+      uint32_t* lane_offers = offers + kOfferLead + (x - a.base - first_xr - first_k);
+#pragma unroll
+      for (int c = 0; c < kCells; ++c) atomicMin(lane_offers - c, key[c]);
     }
-    const uint32_t best_key = warp_min(lane_best);
+    const uint32_t best_key = warp_min(lane_best);  // count >= 1: a real key
     const int kb = static_cast<int>(best_key & 0xFFu);
-    const uint32_t best = best_key >> 8;
+    const int best = static_cast<int>(best_key >> 8);
 
-    bool valid = !(Costs::kHasNoCostValue && best == Costs::kNoCost) &&
-                 !(static_cast<double>(best) > a.max_cost);
+    bool valid = !(Costs::kHasNoCostValue && best == static_cast<int>(Costs::kNoCost)) && best <= a.cost_limit;
     // The runner-up outside the winner's valley serves the uniqueness test and the confidence.
     if (a.uniqueness > 0 || kPeaks) {
+      const int valley = kb + 1 - first_k;  // cell c lies in the valley |k - kb| <= 1 when valley - c is 0..2
       uint32_t lane_other = kNoOffer;
 #pragma unroll
       for (int c = 0; c < kCells; ++c) {
-        const int k = lane * kCells + c;
-        if (abs(k - kb) > 1) lane_other = min(lane_other, key[c]);
+        if (static_cast<unsigned>(valley - c) > 2u) lane_other = min(lane_other, key[c]);
       }
       const uint32_t other = warp_min(lane_other);
-      if ((!kPeaks || a.uniqueness > 0) && other != kNoOffer &&
-          static_cast<uint64_t>(other >> 8) * (100 - a.uniqueness) < static_cast<uint64_t>(best) * 100) {
+      const bool real_other = other < kRealKeyLimit;
+      // Products below 2^24 (costs <= 0xFFFF): 32 bits hold them exactly.
+      if ((!kPeaks || a.uniqueness > 0) && real_other &&
+          (other >> 8) * static_cast<uint32_t>(100 - a.uniqueness) < static_cast<uint32_t>(best) * 100u) {
         valid = false;
       }
       if (kPeaks && lane == 0) {
-        const bool real_best = !(Costs::kHasNoCostValue && best == Costs::kNoCost);
-        const bool real_other = other != kNoOffer && !(Costs::kHasNoCostValue && (other >> 8) == Costs::kNoCost);
+        const bool real_best = !(Costs::kHasNoCostValue && best == static_cast<int>(Costs::kNoCost));
+        const bool real_runner_up = real_other && !(Costs::kHasNoCostValue && (other >> 8) == Costs::kNoCost);
         a.peaks[static_cast<size_t>(y) * a.width + x] =
             make_float2(real_best ? static_cast<float>(best) : INFINITY,
-                        real_best && real_other ? static_cast<float>(other >> 8) : INFINITY);
+                        real_best && real_runner_up ? static_cast<float>(other >> 8) : INFINITY);
       }
     }
     int offset = 0;
     if (a.subpixel) {
       // Every lane joins both shuffles; the owners of kb - 1 and kb + 1 supply the costs.
-      const int km = max(kb - 1, 0), kp = min(kb + 1, a.count - 1);
-      const uint32_t cm = __shfl_sync(kFullMask, pick(s, km % kCells), km / kCells);
-      const uint32_t cp = __shfl_sync(kFullMask, pick(s, kp % kCells), kp / kCells);
-      const bool real = !(Costs::kHasNoCostValue && (cm == Costs::kNoCost || cp == Costs::kNoCost));
-      if (kb > 0 && kb < a.count - 1 && real) {
-        offset = subpixel_offset(static_cast<int>(best), static_cast<int>(cm), static_cast<int>(cp));
-        offset = max(-kDisparityScale / 2, min(kDisparityScale / 2, offset));
-      }
+      const int cm = candidate_cost<kCells>(pairs, static_cast<unsigned>(max(kb - 1, 0)));
+      const int cp = candidate_cost<kCells>(pairs, static_cast<unsigned>(min(kb + 1, a.count - 1)));
+      const bool real = !(Costs::kHasNoCostValue && (cm == static_cast<int>(Costs::kNoCost) ||
+                                                     cp == static_cast<int>(Costs::kNoCost)));
+      if (kb > 0 && kb < a.count - 1 && real) offset = subpixel_offset(best, cm, cp);
     }
     if (lane == 0) {
       a.disparity_fixed[static_cast<size_t>(y) * a.width + x] =
@@ -225,7 +264,8 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
   uint32_t* row_keys = a.right_view_keys + static_cast<size_t>(y) * a.width;
   for (int i = threadIdx.x; i < span; i += kThreads) {
     const int xr = first_xr + i;
-    if (xr >= 0 && xr < a.width && offers[i] != kNoOffer) atomicMin(&row_keys[xr], offers[i]);
+    const uint32_t offer = offers[kOfferLead + i];
+    if (xr >= 0 && xr < a.width && offer < kRealKeyLimit) atomicMin(&row_keys[xr], offer);
   }
 }
 
@@ -259,6 +299,14 @@ void launch(const Costs& costs, const SelectArgs& args, int rows, cudaStream_t s
   SV_CUDA_CHECK_LAUNCH();
 }
 
+// WtaSettings::max_cost as the integer bound of an integer cost: best > max_cost exactly when
+// best > floor(max_cost); below 0 every cost is above it, NaN never compares greater.
+int cost_limit_of(double max_cost) {
+  if (std::isnan(max_cost) || max_cost >= 2147483647.0) return 2147483647;
+  if (max_cost < 0.0) return -1;
+  return static_cast<int>(std::floor(max_cost));
+}
+
 SelectArgs make_args(int width, int base, int count, const WtaSettings& wta,
                      uint32_t* right_view_keys, int16_t* disparity_fixed, float2* peaks) {
   if (wta.uniqueness < 0 || wta.uniqueness > 99) {
@@ -268,7 +316,7 @@ SelectArgs make_args(int width, int base, int count, const WtaSettings& wta,
     throw InputError("fused disparity selection supports 1..256 disparities, got " +
                      std::to_string(count) + ".");
   }
-  return SelectArgs{width, base, count, wta.uniqueness, wta.subpixel, wta.max_cost,
+  return SelectArgs{width, base, count, wta.uniqueness, wta.subpixel, cost_limit_of(wta.max_cost),
                     right_view_keys, disparity_fixed, peaks};
 }
 

@@ -8,8 +8,10 @@
 
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "cuda/stages.h"
@@ -187,44 +189,89 @@ INSTANTIATE_TEST_SUITE_P(
         FastCase{1920, 1080, 0, 128, 8, k97, false, 40, 10, true, true, cuda::PathSchedule::kAuto}));
 
 // The 16-bit form of the fused selection (block matching SAD) on random costs with "no match"
-// entries, against winner_takes_all + right_view_disparity + lr_check on the same volume.
+// entries, against winner_takes_all + right_view_disparity + lr_check on the same volume. The
+// widths give one segment a row with idle warps (97) and several segments, the last one cut
+// (700), so right pixels collect offers from two blocks.
 TEST(FusedSelection, Costs16EqualTheReference) {
   SV_REQUIRE_CUDA_DEVICE();
-  for (const int count : {20, 64, 130}) {
-    const int w = 97, h = 13, base = -2;
-    const int padded = 32 * cuda::sgm_path_cells_per_lane(count);
-    CostVolume<uint16_t> costs(w, h, SearchRange(base, count));
-    std::vector<uint16_t> device_layout(static_cast<size_t>(w) * h * padded, 0x5A5A);
-    for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) {
-        for (int k = 0; k < count; ++k) {
-          // Small values so ties and near-ties happen; some "no match" entries.
-          const uint8_t r = test::hash_value(x * 7 + k, y, 5);
-          const uint16_t v = r < 8 ? 0xFFFF : static_cast<uint16_t>(r % 40 + (k == (x + y) % count ? 0 : 20));
-          costs.at(x, y, k) = v;
-          device_layout[(static_cast<size_t>(y) * w + x) * padded + k] = v;
+  for (const int w : {97, 700}) {
+    for (const int count : {20, 64, 130}) {
+      const int h = 13, base = -2;
+      const int padded = 32 * cuda::sgm_path_cells_per_lane(count);
+      CostVolume<uint16_t> costs(w, h, SearchRange(base, count));
+      std::vector<uint16_t> device_layout(static_cast<size_t>(w) * h * padded, 0x5A5A);
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          for (int k = 0; k < count; ++k) {
+            // Small values so ties and near-ties happen; some "no match" entries.
+            const uint8_t r = test::hash_value(x * 7 + k, y, 5);
+            const uint16_t v = r < 8 ? 0xFFFF : static_cast<uint16_t>(r % 40 + (k == (x + y) % count ? 0 : 20));
+            costs.at(x, y, k) = v;
+            device_layout[(static_cast<size_t>(y) * w + x) * padded + k] = v;
+          }
+        }
+      }
+      const ImageI16 right_view = right_view_disparity(costs);
+      for (const int uniqueness : {0, 15}) {
+        for (const bool lr : {false, true}) {
+          WtaSettings wta;
+          wta.uniqueness = uniqueness;
+          wta.subpixel = true;
+          wta.max_cost = 55.0;
+          ImageI16 expected = winner_takes_all(costs, wta);
+          if (lr) lr_check(expected, right_view, 1);
+          GuardedDeviceArray<uint16_t> d_costs(device_layout.size(), device_layout.data());
+          GuardedDeviceArray<int16_t> disparity(static_cast<size_t>(w) * h);
+          GuardedDeviceArray<uint32_t> keys(static_cast<size_t>(w) * h);
+          cuda::select_disparity_from_costs16(d_costs.data(), w, h, base, count, wta, lr, 1,
+                                              keys.data(), disparity.data(), nullptr);
+          SV_CUDA_CHECK(cudaDeviceSynchronize());
+          const std::string what = "width " + std::to_string(w) + " count " + std::to_string(count) +
+                                   " uniqueness " + std::to_string(uniqueness) + " lr " + std::to_string(lr);
+          EXPECT_EQ(disparity.download(), expected.pixels()) << what;
+          EXPECT_TRUE(disparity.guards_intact() && keys.guards_intact()) << what;
+          if (!lr) continue;
+          // The keys written out are the right view (cost << 8 | k, all ones: nothing offered).
+          const std::vector<uint32_t> got = keys.download();
+          int mismatches = 0;
+          for (size_t i = 0; i < got.size(); ++i) {
+            const int16_t d = got[i] == 0xFFFFFFFFu ? kInvalidFixedDisparity
+                                                    : static_cast<int16_t>((base + static_cast<int>(got[i] & 0xFFu)) * kDisparityScale);
+            mismatches += d != right_view.data()[i];
+          }
+          EXPECT_EQ(mismatches, 0) << what << ": right view";
         }
       }
     }
-    for (const int uniqueness : {0, 15}) {
-      for (const bool lr : {false, true}) {
-        WtaSettings wta;
-        wta.uniqueness = uniqueness;
-        wta.subpixel = true;
-        wta.max_cost = 55.0;
-        ImageI16 expected = winner_takes_all(costs, wta);
-        if (lr) lr_check(expected, right_view_disparity(costs), 1);
-        GuardedDeviceArray<uint16_t> d_costs(device_layout.size(), device_layout.data());
-        GuardedDeviceArray<int16_t> disparity(static_cast<size_t>(w) * h);
-        GuardedDeviceArray<uint32_t> keys(static_cast<size_t>(w) * h);
-        cuda::select_disparity_from_costs16(d_costs.data(), w, h, base, count, wta, lr, 1,
-                                            keys.data(), disparity.data(), nullptr);
-        SV_CUDA_CHECK(cudaDeviceSynchronize());
-        EXPECT_EQ(disparity.download(), expected.pixels())
-            << "count " << count << " uniqueness " << uniqueness << " lr " << lr;
-        EXPECT_TRUE(disparity.guards_intact() && keys.guards_intact());
+  }
+}
+
+// Cost limits as the reference compares them (best > max_cost as double): fractional, negative,
+// NaN and huge limits, on 16-bit costs of one winner per pixel.
+TEST(FusedSelection, CostLimitAsTheReference) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const int w = 45, h = 3, count = 10, base = 0;
+  const int padded = 32 * cuda::sgm_path_cells_per_lane(count);
+  CostVolume<uint16_t> costs(w, h, SearchRange(base, count));
+  std::vector<uint16_t> device_layout(static_cast<size_t>(w) * h * padded, 0x7777);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      for (int k = 0; k < count; ++k) {
+        const uint16_t v = static_cast<uint16_t>(k == x % count ? x : 1000 + k);
+        costs.at(x, y, k) = v;
+        device_layout[(static_cast<size_t>(y) * w + x) * padded + k] = v;
       }
     }
+  }
+  for (const double limit : {20.0, 20.5, 0.0, -0.5, std::nan(""), 1e12}) {
+    WtaSettings wta;
+    wta.max_cost = limit;
+    GuardedDeviceArray<uint16_t> d_costs(device_layout.size(), device_layout.data());
+    GuardedDeviceArray<int16_t> disparity(static_cast<size_t>(w) * h);
+    cuda::select_disparity_from_costs16(d_costs.data(), w, h, base, count, wta, false, 1, nullptr,
+                                        disparity.data(), nullptr);
+    SV_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(disparity.download(), winner_takes_all(costs, wta).pixels()) << "max_cost " << limit;
   }
 }
 
