@@ -269,23 +269,37 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
   }
 }
 
-// lr_check.cpp's rule with the right view's disparity read from its key image.
-__global__ void lr_check_keys_kernel(int16_t* __restrict__ disparity_fixed,
-                                     const uint32_t* __restrict__ keys, int width, int height,
-                                     int base, int tolerance) {
-  const size_t pixel = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (pixel >= static_cast<size_t>(width) * height) return;
-  const int d = disparity_fixed[pixel];
-  if (d == kInvalidFixedDisparity) return;
-  const int x = static_cast<int>(static_cast<unsigned>(pixel) % static_cast<unsigned>(width));
-  const int xr = x - floor_div16(d + kDisparityScale / 2);
-  bool consistent = xr >= 0 && xr < width;
-  if (consistent) {
-    const uint32_t key = keys[pixel - x + xr];
-    consistent = key != kNoOffer &&
-                 abs(d - (base + static_cast<int>(key & 0xFFu)) * kDisparityScale) <= tolerance;
+// lr_check.cpp's rule with the right view's disparity read from its key image. Blocks: (runs
+// of kLrRun pixels of a row, rows); a thread checks kLrPerThread pixels of its run, their
+// disparities loaded together, so that its two dependent loads (disparity, then key) overlap
+// across pixels instead of being paid one pixel at a time.
+constexpr int kLrPerThread = 4;
+constexpr int kLrRun = kThreads * kLrPerThread;
+
+__global__ void __launch_bounds__(kThreads) lr_check_keys_kernel(int16_t* __restrict__ disparity_fixed,
+                                                                 const uint32_t* __restrict__ keys, int width,
+                                                                 int base, int tolerance) {
+  const size_t row = static_cast<size_t>(blockIdx.y) * width;
+  const int first = blockIdx.x * kLrRun + threadIdx.x;
+  int d[kLrPerThread];
+#pragma unroll
+  for (int i = 0; i < kLrPerThread; ++i) {
+    const int x = first + i * kThreads;
+    d[i] = x < width ? disparity_fixed[row + x] : kInvalidFixedDisparity;
   }
-  if (!consistent) disparity_fixed[pixel] = kInvalidFixedDisparity;
+#pragma unroll
+  for (int i = 0; i < kLrPerThread; ++i) {
+    if (d[i] == kInvalidFixedDisparity) continue;  // also every x >= width
+    const int x = first + i * kThreads;
+    const int xr = x - floor_div16(d[i] + kDisparityScale / 2);
+    bool consistent = xr >= 0 && xr < width;
+    if (consistent) {
+      const uint32_t key = keys[row + xr];
+      consistent = key != kNoOffer &&
+                   abs(d[i] - (base + static_cast<int>(key & 0xFFu)) * kDisparityScale) <= tolerance;
+    }
+    if (!consistent) disparity_fixed[row + x] = kInvalidFixedDisparity;
+  }
 }
 
 template <int kCells, class Costs>
@@ -332,30 +346,29 @@ void launch_path_sums(int cells, const uint8_t* path_costs, size_t volume, const
   }
 }
 
-void reset_keys(uint32_t* keys, size_t count, cudaStream_t stream) {
-  SV_CUDA_CHECK(cudaMemsetAsync(keys, 0xFF, count * sizeof(uint32_t), stream));
-}
-
 void run_lr_check(int16_t* disparity_fixed, const uint32_t* keys, int width, int height, int base,
                   int max_diff, cudaStream_t stream) {
   if (max_diff < 0) {
     throw InputError("LR check: max_diff must not be negative, got " + std::to_string(max_diff) + ".");
   }
-  const size_t pixels = static_cast<size_t>(width) * height;
-  if (pixels == 0) return;
-  const unsigned blocks = static_cast<unsigned>((pixels + kThreads - 1) / kThreads);
-  lr_check_keys_kernel<<<blocks, kThreads, 0, stream>>>(disparity_fixed, keys, width, height, base,
-                                                        max_diff * kDisparityScale);
+  if (width <= 0 || height <= 0) return;
+  const dim3 grid((width + kLrRun - 1) / kLrRun, height);
+  lr_check_keys_kernel<<<grid, kThreads, 0, stream>>>(disparity_fixed, keys, width, base,
+                                                      max_diff * kDisparityScale);
   SV_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
+void clear_right_view_keys(uint32_t* keys, size_t pixels, cudaStream_t stream) {
+  SV_CUDA_CHECK(cudaMemsetAsync(keys, 0xFF, pixels * sizeof(uint32_t), stream));
+}
+
 void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
                                       int height, int base, int count, const WtaSettings& wta,
                                       bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
                                       int16_t* disparity_fixed, cudaStream_t stream,
-                                      float2* peaks, int max_path_cost) {
+                                      float2* peaks, int max_path_cost, bool keys_cleared) {
   const SelectArgs args = make_args(width, base, count, wta, lr_check ? right_view_keys : nullptr,
                                     disparity_fixed, peaks);
   if (directions != 4 && directions != 8) {
@@ -363,7 +376,7 @@ void select_disparity_from_path_costs(const uint8_t* path_costs, int directions,
   }
   if (height <= 0 || width <= 0) return;
   const size_t volume = static_cast<size_t>(width) * height * kWarpSize * sgm_path_cells_per_lane(count);
-  if (lr_check) reset_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
+  if (lr_check && !keys_cleared) clear_right_view_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
   const int cells = sgm_path_cells_per_lane(count);
   const bool byte_pairs = max_path_cost <= 127;
   if (directions == 4) {
@@ -383,7 +396,7 @@ void select_disparity_from_costs16(const uint16_t* costs, int width, int height,
   const SelectArgs args = make_args(width, base, count, wta, lr_check ? right_view_keys : nullptr,
                                     disparity_fixed, peaks);
   if (height <= 0 || width <= 0) return;
-  if (lr_check) reset_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
+  if (lr_check) clear_right_view_keys(right_view_keys, static_cast<size_t>(width) * height, stream);
   const int cells = sgm_path_cells_per_lane(count);
   if (cells == 2) launch<2>(Cost16Volume<2>{costs, width}, args, height, stream);
   else if (cells == 4) launch<4>(Cost16Volume<4>{costs, width}, args, height, stream);

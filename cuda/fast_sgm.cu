@@ -30,13 +30,17 @@ void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, cons
   }
   events.end();
   events.begin(prefix + "sgm");
+  // The right view's keys are cleared beside the walks, off the frame's critical path.
+  if (f.lr_check) clear_right_view_keys(right_view_keys_.data(), pixels, side_.fork(stream));
   sgm_path_costs(costs_.data(), f.guide, f.width, f.height, f.base, f.count, f.sgm, volumes_.data(),
                  stream, PathScheduling{PathSchedule::kAuto, row_clocks_.data(), &side_});
+  if (f.lr_check) side_.join(stream);
   events.end();
   events.begin(prefix + (f.lr_check ? "wta+lr" : "wta"));
   select_disparity_from_path_costs(volumes_.data(), f.sgm.paths, f.width, f.height, f.base, f.count,
                                    f.wta, f.lr_check, f.lr_max_diff, right_view_keys_.data(),
-                                   f.disparity_fixed, stream, f.peaks, kMaxMatchCost + f.sgm.p2);
+                                   f.disparity_fixed, stream, f.peaks, kMaxMatchCost + f.sgm.p2,
+                                   /*keys_cleared=*/true);
   if (f.lr_check && f.right_view != nullptr) {
     right_view_from_keys(right_view_keys_.data(), f.width, f.height, f.base, f.right_view, stream);
   }

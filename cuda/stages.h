@@ -99,11 +99,15 @@ void census_cost_volume_strided(const CensusCode* left, const CensusCode* right,
 // lr_check false: the WTA alone (keys unused). `peaks` (width * height, optional) receives the
 // confidence's cost peaks (confidence_stages.h, cost_peaks) of the same pass. `max_path_cost`
 // bounds every L_r (kMaxMatchCost + P2); at most 127 lets volumes add two at a time.
+// `keys_cleared`: the caller already cleared the keys (clear_right_view_keys), e.g. on a side
+// stream beside the path costs, so that the clearing leaves the frame's critical path.
+void clear_right_view_keys(uint32_t* keys, size_t pixels, cudaStream_t stream);
 void select_disparity_from_path_costs(const uint8_t* path_costs, int directions, int width,
                                       int height, int base, int count, const WtaSettings& wta,
                                       bool lr_check, int lr_max_diff, uint32_t* right_view_keys,
                                       int16_t* disparity_fixed, cudaStream_t stream,
-                                      float2* peaks = nullptr, int max_path_cost = 255);
+                                      float2* peaks = nullptr, int max_path_cost = 255,
+                                      bool keys_cleared = false);
 void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,
                                    int count, const WtaSettings& wta, bool lr_check,
                                    int lr_max_diff, uint32_t* right_view_keys,

@@ -459,6 +459,25 @@ TEST_F(MatchingStagesTest, MedianFilterMatchesCpu) {
   EXPECT_THROW(cuda::median_filter(nullptr, nullptr, 4, 4, 7, stream_), InputError);
 }
 
+// The packed 3x3 median keys absent values as 0x7FFF, the largest int16: windows that hold
+// that value, the smallest one, invalid pixels and ordinary values still give the CPU's median.
+TEST_F(MatchingStagesTest, MedianFilterHandlesExtremeDisparities) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const int16_t kinds[] = {32767, -32767, kInvalidFixedDisparity, 0, 100, 32767, 5};
+  for (auto [width, height] : {std::pair{9, 5}, std::pair{64, 6}}) {
+    ImageI16 in(width, height);
+    for (int i = 0; i < width * height; ++i) in.data()[i] = kinds[(i * 5 + i / 3) % 7];
+    for (int size : {3, 5}) {
+      SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " size " + std::to_string(size));
+      auto device_in = upload(in);
+      GuardedDeviceArray<int16_t> out(in.size());
+      cuda::median_filter(device_in->data(), out.data(), width, height, size, stream_);
+      finish();
+      EXPECT_TRUE(same_elements(out.download(), median_filter(in, size).pixels(), width));
+    }
+  }
+}
+
 TEST_F(MatchingStagesTest, FillHolesMatchesCpu) {
   SV_REQUIRE_CUDA_DEVICE();
   for (auto [width, height] :
