@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kWarp = 32;
 constexpr int kPixelThreads = 256;
-constexpr int kFillRowsPerBlock = 4;  // at most; two warps per row
+constexpr int kFillRowsPerBlock = 4;  // one warp per row
 
 __device__ __forceinline__ bool is_valid(int16_t d) { return d != kInvalidFixedDisparity; }
 
@@ -139,58 +139,46 @@ __device__ __forceinline__ int nearest_valid_after(unsigned valid, int lane, int
   return from ? chunk_x + __ffs(from) - 1 : carry;
 }
 
-// Two warps per row: one scans it right to left for each column's nearest valid pixel at or
-// after it, the other left to right for the nearest at or before, at the same time (each scan
-// is latency bound on its sequential 32-column chunks); then every thread of the row fills its
-// columns from both. The row is staged in shared memory so the output can be written in place.
-__global__ void __launch_bounds__(2 * kWarp * kFillRowsPerBlock)
+// One warp per row, two ballot scans (right to left, then left to right) over 32-column chunks;
+// latency bound on the sequential chunks. The row is staged in shared memory so the output can
+// be written in place while the scans still read the input row.
+__global__ void __launch_bounds__(kWarp* kFillRowsPerBlock)
     fill_holes_kernel(int16_t* disparity, int width, int height) {
-  extern __shared__ int16_t staged[];  // the block's rows, each: input, after, before
+  extern __shared__ int16_t staged[];  // kFillRowsPerBlock rows of: input, right neighbour
   const int lane = threadIdx.x % kWarp;
   const int warp = threadIdx.x / kWarp;
-  const int row_in_block = warp / 2;
-  const bool scans_left = warp % 2 == 1;  // else right to left
-  const int y = blockIdx.x * (blockDim.x / (2 * kWarp)) + row_in_block;
-  const bool has_row = y < height;
+  const int y = blockIdx.x * kFillRowsPerBlock + warp;
+  if (y >= height) return;
   int16_t* row = disparity + static_cast<size_t>(y) * width;
-  int16_t* input = staged + static_cast<size_t>(row_in_block) * 3 * width;
-  int16_t* next_valid = input + width;      // nearest valid value at or after x
-  int16_t* previous_valid = next_valid + width;  // nearest valid value at or before x
-  if (has_row) {
-    for (int x = threadIdx.x % (2 * kWarp); x < width; x += 2 * kWarp) input[x] = row[x];
-  }
-  __syncthreads();
+  int16_t* input = staged + static_cast<size_t>(warp) * 2 * width;
+  int16_t* next_valid = input + width;  // nearest valid value at or after x (input row)
+  for (int x = lane; x < width; x += kWarp) input[x] = row[x];
+  __syncwarp();
 
   const int chunks = (width + kWarp - 1) / kWarp;
-  if (has_row && !scans_left) {
-    int carry = -1;
-    for (int chunk = chunks - 1; chunk >= 0; --chunk) {
-      const int x = chunk * kWarp + lane;
-      const bool valid = x < width && is_valid(input[x]);
-      const unsigned mask = __ballot_sync(0xffffffffu, valid);
-      const int index = nearest_valid_after(mask, lane, chunk * kWarp, carry);
-      if (x < width) next_valid[x] = index >= 0 ? input[index] : kInvalidFixedDisparity;
-      if (mask) carry = chunk * kWarp + __ffs(mask) - 1;
-    }
-  } else if (has_row) {
-    int carry = -1;
-    for (int chunk = 0; chunk < chunks; ++chunk) {
-      const int x = chunk * kWarp + lane;
-      const bool valid = x < width && is_valid(input[x]);
-      const unsigned mask = __ballot_sync(0xffffffffu, valid);
-      const int index = nearest_valid_before(mask, lane, chunk * kWarp, carry);
-      if (x < width) previous_valid[x] = index >= 0 ? input[index] : kInvalidFixedDisparity;
-      if (mask) carry = chunk * kWarp + kWarp - 1 - __clz(mask);
-    }
+  int carry = -1;
+  for (int chunk = chunks - 1; chunk >= 0; --chunk) {
+    const int x = chunk * kWarp + lane;
+    const bool valid = x < width && is_valid(input[x]);
+    const unsigned mask = __ballot_sync(0xffffffffu, valid);
+    const int index = nearest_valid_after(mask, lane, chunk * kWarp, carry);
+    if (x < width) next_valid[x] = index >= 0 ? input[index] : kInvalidFixedDisparity;
+    if (mask) carry = chunk * kWarp + __ffs(mask) - 1;
   }
-  __syncthreads();
-  if (!has_row) return;
-  for (int x = threadIdx.x % (2 * kWarp); x < width; x += 2 * kWarp) {
-    if (is_valid(input[x])) continue;
-    // The pixel itself is invalid, so "at or before" is strictly before (and likewise after).
-    const int16_t l = previous_valid[x];
-    const int16_t r = next_valid[x];
-    row[x] = is_valid(l) && is_valid(r) ? (l < r ? l : r) : (is_valid(l) ? l : r);
+  __syncwarp();
+  carry = -1;
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int x = chunk * kWarp + lane;
+    const bool valid = x < width && is_valid(input[x]);
+    const unsigned mask = __ballot_sync(0xffffffffu, valid);
+    const int index = nearest_valid_before(mask, lane, chunk * kWarp, carry);
+    if (x < width && !valid) {
+      // The pixel itself is invalid, so "at or before" is strictly before (and likewise after).
+      const int16_t l = index >= 0 ? input[index] : kInvalidFixedDisparity;
+      const int16_t r = next_valid[x];
+      row[x] = is_valid(l) && is_valid(r) ? (l < r ? l : r) : (is_valid(l) ? l : r);
+    }
+    if (mask) carry = chunk * kWarp + kWarp - 1 - __clz(mask);
   }
 }
 
@@ -238,24 +226,15 @@ void median_filter(const int16_t* in, int16_t* out, int width, int height, int s
 
 void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t stream) {
   if (width <= 0 || height <= 0) return;
-  // Fewer rows a block where a row's three arrays are large (wide images, small shared memory).
-  int device = 0, limit = 0;
-  SV_CUDA_CHECK(cudaGetDevice(&device));
-  SV_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const size_t row_bytes = sizeof(int16_t) * 3 * static_cast<size_t>(width);
-  int rows = kFillRowsPerBlock;
-  while (rows > 1 && row_bytes * rows > static_cast<size_t>(limit)) rows /= 2;
-  const size_t shared = row_bytes * rows;
-  if (shared > static_cast<size_t>(limit)) {
-    throw InputError("Hole filling: a row of " + std::to_string(width) + " pixels does not fit the GPU's shared memory.");
-  }
+  const size_t shared = sizeof(int16_t) * 2 * static_cast<size_t>(width) * kFillRowsPerBlock;
   if (shared > 48 * 1024) {
     SV_CUDA_CHECK(cudaFuncSetAttribute(fill_holes_kernel,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));
   }
-  const unsigned blocks = static_cast<unsigned>((height + rows - 1) / rows);
-  fill_holes_kernel<<<blocks, 2 * kWarp * rows, shared, stream>>>(disparity_fixed, width, height);
+  const unsigned blocks = static_cast<unsigned>((height + kFillRowsPerBlock - 1) / kFillRowsPerBlock);
+  fill_holes_kernel<<<blocks, kWarp * kFillRowsPerBlock, shared, stream>>>(disparity_fixed, width,
+                                                                           height);
   SV_CUDA_CHECK_LAUNCH();
 }
 
