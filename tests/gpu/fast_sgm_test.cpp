@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <ostream>
@@ -188,6 +189,17 @@ INSTANTIATE_TEST_SUITE_P(
         FastCase{641, 479, 1, 200, 4, k97, false, 40, 10, true, false},
         FastCase{1920, 1080, 0, 128, 8, k97, false, 40, 10, true, true, cuda::PathSchedule::kAuto}));
 
+// A 16-bit cost volume in the fused selection's layout: candidates padded to `padded` a pixel,
+// the padding filled with `filler` (which the selection must ignore).
+std::vector<uint16_t> padded_layout(const CostVolume<uint16_t>& costs, int padded, uint16_t filler) {
+  const int count = costs.range().count();
+  std::vector<uint16_t> layout(static_cast<size_t>(costs.width()) * costs.height() * padded, filler);
+  for (size_t p = 0; p < static_cast<size_t>(costs.width()) * costs.height(); ++p) {
+    std::copy_n(costs.costs().begin() + p * count, count, layout.begin() + p * padded);
+  }
+  return layout;
+}
+
 // The 16-bit form of the fused selection (block matching SAD) on random costs with "no match"
 // entries, against winner_takes_all + right_view_disparity + lr_check on the same volume. The
 // widths give one segment a row with idle warps (97) and several segments, the last one cut
@@ -199,18 +211,16 @@ TEST(FusedSelection, Costs16EqualTheReference) {
       const int h = 13, base = -2;
       const int padded = 32 * cuda::sgm_path_cells_per_lane(count);
       CostVolume<uint16_t> costs(w, h, SearchRange(base, count));
-      std::vector<uint16_t> device_layout(static_cast<size_t>(w) * h * padded, 0x5A5A);
       for (int y = 0; y < h; ++y) {
         for (int x = 0; x < w; ++x) {
           for (int k = 0; k < count; ++k) {
             // Small values so ties and near-ties happen; some "no match" entries.
             const uint8_t r = test::hash_value(x * 7 + k, y, 5);
-            const uint16_t v = r < 8 ? 0xFFFF : static_cast<uint16_t>(r % 40 + (k == (x + y) % count ? 0 : 20));
-            costs.at(x, y, k) = v;
-            device_layout[(static_cast<size_t>(y) * w + x) * padded + k] = v;
+            costs.at(x, y, k) = r < 8 ? 0xFFFF : static_cast<uint16_t>(r % 40 + (k == (x + y) % count ? 0 : 20));
           }
         }
       }
+      const std::vector<uint16_t> device_layout = padded_layout(costs, padded, 0x5A5A);
       const ImageI16 right_view = right_view_disparity(costs);
       for (const int uniqueness : {0, 15}) {
         for (const bool lr : {false, true}) {
@@ -253,16 +263,12 @@ TEST(FusedSelection, CostLimitAsTheReference) {
   const int w = 45, h = 3, count = 10, base = 0;
   const int padded = 32 * cuda::sgm_path_cells_per_lane(count);
   CostVolume<uint16_t> costs(w, h, SearchRange(base, count));
-  std::vector<uint16_t> device_layout(static_cast<size_t>(w) * h * padded, 0x7777);
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
-      for (int k = 0; k < count; ++k) {
-        const uint16_t v = static_cast<uint16_t>(k == x % count ? x : 1000 + k);
-        costs.at(x, y, k) = v;
-        device_layout[(static_cast<size_t>(y) * w + x) * padded + k] = v;
-      }
+      for (int k = 0; k < count; ++k) costs.at(x, y, k) = static_cast<uint16_t>(k == x % count ? x : 1000 + k);
     }
   }
+  const std::vector<uint16_t> device_layout = padded_layout(costs, padded, 0x7777);
   for (const double limit : {20.0, 20.5, 0.0, -0.5, std::nan(""), 1e12}) {
     WtaSettings wta;
     wta.max_cost = limit;
