@@ -89,37 +89,33 @@ __global__ void census_transform_kernel(const Pixel* __restrict__ image, int wid
   uint64_t bits[2] = {0, 0};
   uint64_t valid[2] = {0, 0};
   constexpr int kBits = (2 * RX + 1) * (2 * RY + 1) - 1;
-  if (complete) {
+  // Visits every neighbour of the window with its bit: row-major, skipping the centre, a
+  // compile-time constant after unrolling.
+  auto for_each_neighbour = [&](auto visit) {
 #pragma unroll
     for (int dy = -RY; dy <= RY; ++dy) {
 #pragma unroll
       for (int dx = -RX; dx <= RX; ++dx) {
         if (dx == 0 && dy == 0) continue;
         const int pos = (dy + RY) * (2 * RX + 1) + (dx + RX);
-        const int bit = pos < RY * (2 * RX + 1) + RX ? pos : pos - 1;
-        const Value neighbour = tile[threadIdx.y + RY + dy][threadIdx.x + RX + dx];
-        bits[bit / 64] |= static_cast<uint64_t>(neighbour < centre) << (bit % 64);
+        visit(pos < RY * (2 * RX + 1) + RX ? pos : pos - 1, tile[threadIdx.y + RY + dy][threadIdx.x + RX + dx]);
       }
     }
+  };
+  if (complete) {
+    for_each_neighbour([&](int bit, Value neighbour) {
+      bits[bit / 64] |= static_cast<uint64_t>(neighbour < centre) << (bit % 64);
+    });
     valid[0] = kBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
     valid[1] = kBits > 64 ? (uint64_t{1} << (kBits - 64)) - 1 : 0;
   } else if (!Tile::is_no_data(centre)) {
-#pragma unroll
-    for (int dy = -RY; dy <= RY; ++dy) {
-#pragma unroll
-      for (int dx = -RX; dx <= RX; ++dx) {
-        if (dx == 0 && dy == 0) continue;
-        // Row-major position skipping the centre: a compile-time constant after unrolling.
-        const int pos = (dy + RY) * (2 * RX + 1) + (dx + RX);
-        const int bit = pos < RY * (2 * RX + 1) + RX ? pos : pos - 1;
-        const Value neighbour = tile[threadIdx.y + RY + dy][threadIdx.x + RX + dx];
-        const uint64_t mask = uint64_t{1} << (bit % 64);
-        if (!Tile::is_no_data(neighbour)) {
-          valid[bit / 64] |= mask;
-          if (neighbour < centre) bits[bit / 64] |= mask;
-        }
+    for_each_neighbour([&](int bit, Value neighbour) {
+      const uint64_t mask = uint64_t{1} << (bit % 64);
+      if (!Tile::is_no_data(neighbour)) {
+        valid[bit / 64] |= mask;
+        if (neighbour < centre) bits[bit / 64] |= mask;
       }
-    }
+    });
   }
   // Two 16-byte stores (a CensusCode is 32 bytes at a 32-byte stride from a cudaMalloc base).
   CensusCode& code = out[static_cast<size_t>(y) * width + x];
