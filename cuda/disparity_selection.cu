@@ -54,7 +54,7 @@ __device__ __forceinline__ uint32_t make_key(uint32_t word, bool high, uint32_t 
 // Sum of the per-direction 8-bit path costs: S(p, k) = sum_r L_r(p, k), exact (<= 8 * 255);
 // direction r's volume follows direction r - 1's. kBytePairs: every L_r <= 127 (P2 <= 63), so
 // two volumes add byte-wise in one 32-bit add without a carry between bytes, halving the
-// unpacking work (this kernel is bound by its integer (ALU) pipe as much as by DRAM).
+// unpacking work (the pass was bound by its integer (ALU) pipe; tests/gpu/RESULTS.md).
 template <int kCells, int kDirections, bool kBytePairs>
 struct PathCostSum {
   static constexpr bool kHasNoCostValue = false;
@@ -159,8 +159,8 @@ __device__ __forceinline__ int subpixel_offset(int c0, int cm, int cp) {
   return n < 0 ? -magnitude : magnitude;
 }
 
-// The 16-bit cost of candidate k (the same k in every lane) from the lanes' cost pairs: the
-// owner lane's pair word, its half picked by a byte permute, sent by one shuffle.
+// The 16-bit cost of candidate k (the same k in every lane) from the lanes' cost pairs: every
+// lane picks the word and half of cell k % kCells, one shuffle brings the owner lane's.
 template <int kCells>
 __device__ __forceinline__ int candidate_cost(const uint32_t (&pairs)[kCells / 2], unsigned k) {
   const unsigned c = k % kCells;
