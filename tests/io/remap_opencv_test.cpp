@@ -223,6 +223,20 @@ class RemapOnCalibratedRig : public ::testing::Test {
   std::string path_;
 };
 
+// Rectifies one pair with the OpenCV rectifier and with the core remap, expects `same` of both
+// views, and returns the core's left view.
+template <class Image, class Same>
+Image expect_core_rectifies_as_opencv(const StereoRectifier& rectifier, const RectificationMaps& maps,
+                                      const Image& left, const Image& right, Same same) {
+  Image cv_left = left, cv_right = right;
+  rectifier.rectify(cv_left, cv_right);
+  Image core_left = left, core_right = right;
+  rectify_pair(maps, core_left, core_right);
+  EXPECT_TRUE(same(core_left, cv_left));
+  EXPECT_TRUE(same(core_right, cv_right));
+  return core_left;
+}
+
 TEST_F(RemapOnCalibratedRig, CoreRemapEqualsTheRectifierForEveryPixelType) {
   for (const double alpha : {0.0, 1.0}) {
     SCOPED_TRACE("alpha " + std::to_string(alpha));
@@ -234,27 +248,12 @@ TEST_F(RemapOnCalibratedRig, CoreRemapEqualsTheRectifierForEveryPixelType) {
     RandomImages left(kWidth, kHeight, 21), right(kWidth, kHeight, 22);
     left.f32.at(80, 60) = kNaN;  // a missing pixel inside the view
 
-    ImageRgb8 cv_left = left.rgb, cv_right = right.rgb;
-    rectifier.rectify(cv_left, cv_right);
-    ImageRgb8 core_left = left.rgb, core_right = right.rgb;
-    rectify_pair(maps, core_left, core_right);
-    EXPECT_TRUE(same_pixels(core_left, cv_left));
-    EXPECT_TRUE(same_pixels(core_right, cv_right));
+    const auto exact = [](const auto& a, const auto& b) { return same_pixels(a, b); };
+    const ImageRgb8 core_left = expect_core_rectifies_as_opencv(rectifier, maps, left.rgb, right.rgb, exact);
     EXPECT_NE(core_left, left.rgb);  // the rig does move pixels
-
-    ImageU16 cv16_left = left.u16, cv16_right = right.u16;
-    rectifier.rectify(cv16_left, cv16_right);
-    ImageU16 core16_left = left.u16, core16_right = right.u16;
-    rectify_pair(maps, core16_left, core16_right);
-    EXPECT_TRUE(same_pixels(core16_left, cv16_left));
-    EXPECT_TRUE(same_pixels(core16_right, cv16_right));
-
-    ImageF32 cvf_left = left.f32, cvf_right = right.f32;
-    rectifier.rectify(cvf_left, cvf_right);
-    ImageF32 coref_left = left.f32, coref_right = right.f32;
-    rectify_pair(maps, coref_left, coref_right);
-    EXPECT_TRUE(same_bits(coref_left, cvf_left));
-    EXPECT_TRUE(same_bits(coref_right, cvf_right));
+    expect_core_rectifies_as_opencv(rectifier, maps, left.u16, right.u16, exact);
+    expect_core_rectifies_as_opencv(rectifier, maps, left.f32, right.f32,
+                                    [](const ImageF32& a, const ImageF32& b) { return same_bits(a, b); });
   }
 }
 
