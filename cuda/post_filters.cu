@@ -16,7 +16,8 @@ namespace {
 
 constexpr int kWarp = 32;
 constexpr int kPixelThreads = 256;
-constexpr int kFillRowsPerBlock = 4;  // one warp per row
+constexpr int kFillWarps = 8;  // warps sharing one row
+constexpr int kFillLoads = 8;  // staging loads a thread keeps in flight
 
 __device__ __forceinline__ bool is_valid(int16_t d) { return d != kInvalidFixedDisparity; }
 
@@ -45,84 +46,93 @@ __global__ void __launch_bounds__(kPixelThreads)
   if (!consistent) left[pixel] = kInvalidFixedDisparity;
 }
 
-// One thread per pixel. The window's values go into registers with absent and invalid ones
-// replaced by a key above every disparity, so they sort last; a fixed compare-exchange network
-// (indices known at compile time, nothing spills to local memory) sorts them, and the element
-// at n / 2 of the n valid ones is the CPU's result. Compute bound (tiny windows, L1-cached reads).
+// One thread per pixel, rows along the grid's y. The window's values go into registers with
+// absent and invalid ones replaced by keys outside the disparities: the first kCount / 2 - n / 2
+// of them below every disparity, the others above. The middle of the sorted window is then
+// element n / 2 of the n valid values sorted (the CPU's result; n >= 1, as the centre is valid),
+// so a fixed network with a fixed output position does the rest: no register is indexed at run
+// time and nothing spills to local memory. Compute bound (tiny windows, L1-cached reads).
 template <int kSize>
 __global__ void __launch_bounds__(kPixelThreads)
     median_filter_kernel(const int16_t* __restrict__ in, int16_t* __restrict__ out, int width,
                          int height) {
   constexpr int kRadius = kSize / 2;
   constexpr int kCount = kSize * kSize;
-  constexpr int kAbsent = 1 << 16;  // above any int16 disparity
-  const size_t pixel = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (pixel >= static_cast<size_t>(width) * height) return;
-  // 32-bit division (a 64-bit one is a long emulated sequence); frames stay below 2^32 pixels.
-  const unsigned flat = static_cast<unsigned>(pixel);
-  const int y = static_cast<int>(flat / static_cast<unsigned>(width));
-  const int x = static_cast<int>(flat - static_cast<unsigned>(y) * static_cast<unsigned>(width));
-  if (!is_valid(in[pixel])) {
-    out[pixel] = kInvalidFixedDisparity;
-    return;
-  }
-  int values[kCount];
-  int n = 0;
-  // Pixels whose window lies inside the image (nearly all) read it without bounds checks, which
-  // were most of the kernel's instructions.
-  const bool interior = x >= kRadius && x < width - kRadius && y >= kRadius && y < height - kRadius;
-  if (interior) {
-    const int16_t* centre = in + pixel;
-#pragma unroll
-    for (int j = -kRadius; j <= kRadius; ++j) {
-#pragma unroll
-      for (int i = -kRadius; i <= kRadius; ++i) {
-        const int16_t d = __ldg(centre + j * width + i);
-        const bool valid = is_valid(d);
-        n += valid;
-        values[(j + kRadius) * kSize + (i + kRadius)] = valid ? d : kAbsent;
-      }
+  constexpr int kAbove = 1 << 16;    // above any int16 disparity
+  constexpr int kBelow = -(1 << 16);  // below any
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (x >= width) return;
+  for (int y = static_cast<int>(blockIdx.y); y < height; y += static_cast<int>(gridDim.y)) {
+    const size_t pixel = static_cast<size_t>(y) * width + x;
+    if (!is_valid(in[pixel])) {
+      out[pixel] = kInvalidFixedDisparity;
+      continue;
     }
-  } else {
+    int values[kCount];
+    int n = 0;
+    // Pixels whose window lies inside the image (nearly all) read it without bounds checks, which
+    // were most of the kernel's instructions.
+    const bool interior = x >= kRadius && x < width - kRadius && y >= kRadius && y < height - kRadius;
+    if (interior) {
+      const int16_t* centre = in + pixel;
 #pragma unroll
-    for (int j = -kRadius; j <= kRadius; ++j) {
+      for (int j = -kRadius; j <= kRadius; ++j) {
 #pragma unroll
-      for (int i = -kRadius; i <= kRadius; ++i) {
-        const int wx = x + i, wy = y + j;
-        int v = kAbsent;
-        if (wx >= 0 && wx < width && wy >= 0 && wy < height) {
-          const int16_t d = __ldg(in + static_cast<size_t>(wy) * width + wx);
-          if (is_valid(d)) v = d;
+        for (int i = -kRadius; i <= kRadius; ++i) {
+          const int16_t d = __ldg(centre + j * width + i);
+          const bool valid = is_valid(d);
+          n += valid;
+          values[(j + kRadius) * kSize + (i + kRadius)] = valid ? d : kAbove;
         }
-        n += v != kAbsent;
-        values[(j + kRadius) * kSize + (i + kRadius)] = v;
+      }
+    } else {
+#pragma unroll
+      for (int j = -kRadius; j <= kRadius; ++j) {
+#pragma unroll
+        for (int i = -kRadius; i <= kRadius; ++i) {
+          const int wx = x + i, wy = y + j;
+          int v = kAbove;
+          if (wx >= 0 && wx < width && wy >= 0 && wy < height) {
+            const int16_t d = __ldg(in + static_cast<size_t>(wy) * width + wx);
+            if (is_valid(d)) v = d;
+          }
+          n += v != kAbove;
+          values[(j + kRadius) * kSize + (i + kRadius)] = v;
+        }
       }
     }
-  }
-  auto exchange = [&](int a, int b) {
-    const int lo = min(values[a], values[b]);
-    values[b] = max(values[a], values[b]);
-    values[a] = lo;
-  };
-  if constexpr (kCount == 9) {
-    // A 25-exchange sorting network for 9 values (sort the rows, the columns, then fix up;
-    // checked on all 512 0/1 inputs) instead of 36 exchanges of odd-even transposition.
-    constexpr int kNet[25][2] = {{0, 1}, {3, 4}, {6, 7}, {1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7},
-                                 {0, 3}, {3, 6}, {0, 3}, {1, 4}, {4, 7}, {1, 4}, {2, 5}, {5, 8}, {2, 5},
-                                 {1, 3}, {5, 7}, {2, 6}, {4, 6}, {2, 4}, {2, 3}, {5, 6}};
+    if (n < kCount) {
+      int below = kCount / 2 - n / 2;
 #pragma unroll
-    for (int e = 0; e < 25; ++e) exchange(kNet[e][0], kNet[e][1]);
-  } else {
-#pragma unroll
-    for (int pass = 0; pass < kCount; ++pass) {
-#pragma unroll
-      for (int k = pass & 1; k + 1 < kCount; k += 2) exchange(k, k + 1);
+      for (int k = 0; k < kCount; ++k) {
+        if (values[k] == kAbove) {
+          if (below > 0) values[k] = kBelow;
+          --below;
+        }
+      }
     }
-  }
-  int median = 0;
+    auto exchange = [&](int a, int b) {
+      const int lo = min(values[a], values[b]);
+      values[b] = max(values[a], values[b]);
+      values[a] = lo;
+    };
+    if constexpr (kCount == 9) {
+      // A 19-exchange median network for 9 values (sort the rows' triples, then narrow in on the
+      // middle; checked on all 512 0/1 inputs); the halves that reach no output are dropped.
+      constexpr int kNet[19][2] = {{1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7}, {1, 2},
+                                   {4, 5}, {7, 8}, {0, 3}, {5, 8}, {4, 7}, {3, 6}, {1, 4},
+                                   {2, 5}, {4, 7}, {4, 2}, {6, 4}, {4, 2}};
 #pragma unroll
-  for (int k = 0; k < kCount; ++k) median = (k == n / 2) ? values[k] : median;
-  out[pixel] = static_cast<int16_t>(median);
+      for (int e = 0; e < 19; ++e) exchange(kNet[e][0], kNet[e][1]);
+    } else {
+#pragma unroll
+      for (int pass = 0; pass < kCount; ++pass) {
+#pragma unroll
+        for (int k = pass & 1; k + 1 < kCount; k += 2) exchange(k, k + 1);
+      }
+    }
+    out[pixel] = static_cast<int16_t>(values[kCount / 2]);
+  }
 }
 
 // Index of the nearest valid pixel at or before each lane's column (`before`), or at or after
@@ -139,25 +149,58 @@ __device__ __forceinline__ int nearest_valid_after(unsigned valid, int lane, int
   return from ? chunk_x + __ffs(from) - 1 : carry;
 }
 
-// One warp per row, two ballot scans (right to left, then left to right) over 32-column chunks;
-// latency bound on the sequential chunks. The row is staged in shared memory so the output can
-// be written in place while the scans still read the input row.
-__global__ void __launch_bounds__(kWarp* kFillRowsPerBlock)
-    fill_holes_kernel(int16_t* disparity, int width, int height) {
-  extern __shared__ int16_t staged[];  // kFillRowsPerBlock rows of: input, right neighbour
+// One block per row, its warps on consecutive stretches of the row: each warp finds the first and
+// last valid column of its stretch, which give every warp the nearest valid columns beyond its
+// stretch; then each warp runs two ballot scans (right to left, then left to right) over the
+// 32-column chunks of its stretch alone. One warp scanning a whole row was latency bound on its
+// sequential chunks (60 a scan at 1920 columns; now 8). The row is staged in shared memory so
+// the output can be written in place while the scans still read the input row.
+__global__ void __launch_bounds__(kWarp* kFillWarps)
+    fill_holes_kernel(int16_t* disparity, int width) {
+  extern __shared__ int16_t staged[];  // the input row, then the nearest valid value at or after x
+  __shared__ int stretch_first[kFillWarps], stretch_last[kFillWarps];  // valid columns, -1: none
   const int lane = threadIdx.x % kWarp;
   const int warp = threadIdx.x / kWarp;
-  const int y = blockIdx.x * kFillRowsPerBlock + warp;
-  if (y >= height) return;
-  int16_t* row = disparity + static_cast<size_t>(y) * width;
-  int16_t* input = staged + static_cast<size_t>(warp) * 2 * width;
-  int16_t* next_valid = input + width;  // nearest valid value at or after x (input row)
-  for (int x = lane; x < width; x += kWarp) input[x] = row[x];
-  __syncwarp();
+  int16_t* row = disparity + static_cast<size_t>(blockIdx.x) * width;
+  int16_t* input = staged;
+  int16_t* next_valid = staged + width;
+  // kFillLoads loads of a thread in flight together, then their stores: one latency, not eight.
+  for (int base = threadIdx.x; base < width; base += kFillLoads * blockDim.x) {
+    int16_t values[kFillLoads];
+#pragma unroll
+    for (int k = 0; k < kFillLoads; ++k) {
+      const int x = base + k * static_cast<int>(blockDim.x);
+      values[k] = x < width ? row[x] : int16_t{0};
+    }
+#pragma unroll
+    for (int k = 0; k < kFillLoads; ++k) {
+      const int x = base + k * static_cast<int>(blockDim.x);
+      if (x < width) input[x] = values[k];
+    }
+  }
+  __syncthreads();
 
   const int chunks = (width + kWarp - 1) / kWarp;
-  int carry = -1;
-  for (int chunk = chunks - 1; chunk >= 0; --chunk) {
+  const int per_warp = (chunks + kFillWarps - 1) / kFillWarps;
+  const int begin = min(chunks, warp * per_warp), end = min(chunks, begin + per_warp);
+  int first = -1, last = -1;
+  for (int chunk = begin; chunk < end; ++chunk) {
+    const int x = chunk * kWarp + lane;
+    const unsigned mask = __ballot_sync(0xffffffffu, x < width && is_valid(input[x]));
+    if (mask && first < 0) first = chunk * kWarp + __ffs(mask) - 1;
+    if (mask) last = chunk * kWarp + kWarp - 1 - __clz(mask);
+  }
+  if (lane == 0) {
+    stretch_first[warp] = first;
+    stretch_last[warp] = last;
+  }
+  __syncthreads();
+  int before = -1, after = -1;  // the nearest valid columns outside the stretch
+  for (int w = 0; w < warp; ++w) before = stretch_last[w] >= 0 ? stretch_last[w] : before;
+  for (int w = kFillWarps - 1; w > warp; --w) after = stretch_first[w] >= 0 ? stretch_first[w] : after;
+
+  int carry = after;
+  for (int chunk = end - 1; chunk >= begin; --chunk) {
     const int x = chunk * kWarp + lane;
     const bool valid = x < width && is_valid(input[x]);
     const unsigned mask = __ballot_sync(0xffffffffu, valid);
@@ -165,9 +208,9 @@ __global__ void __launch_bounds__(kWarp* kFillRowsPerBlock)
     if (x < width) next_valid[x] = index >= 0 ? input[index] : kInvalidFixedDisparity;
     if (mask) carry = chunk * kWarp + __ffs(mask) - 1;
   }
-  __syncwarp();
-  carry = -1;
-  for (int chunk = 0; chunk < chunks; ++chunk) {
+  __syncwarp();  // next_valid of the stretch is written and read by this warp alone
+  carry = before;
+  for (int chunk = begin; chunk < end; ++chunk) {
     const int x = chunk * kWarp + lane;
     const bool valid = x < width && is_valid(input[x]);
     const unsigned mask = __ballot_sync(0xffffffffu, valid);
@@ -185,6 +228,13 @@ __global__ void __launch_bounds__(kWarp* kFillRowsPerBlock)
 unsigned pixel_blocks(int width, int height) {
   return static_cast<unsigned>((static_cast<size_t>(width) * height + kPixelThreads - 1) /
                                kPixelThreads);
+}
+
+// Blocks of kPixelThreads columns, one row each (the kernel strides over rows beyond the grid's
+// y limit).
+dim3 row_blocks(int width, int height) {
+  return dim3(static_cast<unsigned>((width + kPixelThreads - 1) / kPixelThreads),
+              static_cast<unsigned>(height < 65535 ? height : 65535));
 }
 
 }  // namespace
@@ -215,26 +265,23 @@ void median_filter(const int16_t* in, int16_t* out, int width, int height, int s
     return;
   }
   if (size == 3) {
-    median_filter_kernel<3><<<pixel_blocks(width, height), kPixelThreads, 0, stream>>>(
-        in, out, width, height);
+    median_filter_kernel<3><<<row_blocks(width, height), kPixelThreads, 0, stream>>>(in, out, width, height);
   } else {
-    median_filter_kernel<5><<<pixel_blocks(width, height), kPixelThreads, 0, stream>>>(
-        in, out, width, height);
+    median_filter_kernel<5><<<row_blocks(width, height), kPixelThreads, 0, stream>>>(in, out, width, height);
   }
   SV_CUDA_CHECK_LAUNCH();
 }
 
 void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t stream) {
   if (width <= 0 || height <= 0) return;
-  const size_t shared = sizeof(int16_t) * 2 * static_cast<size_t>(width) * kFillRowsPerBlock;
+  const size_t shared = sizeof(int16_t) * 2 * static_cast<size_t>(width);
   if (shared > 48 * 1024) {
     SV_CUDA_CHECK(cudaFuncSetAttribute(fill_holes_kernel,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));
   }
-  const unsigned blocks = static_cast<unsigned>((height + kFillRowsPerBlock - 1) / kFillRowsPerBlock);
-  fill_holes_kernel<<<blocks, kWarp * kFillRowsPerBlock, shared, stream>>>(disparity_fixed, width,
-                                                                           height);
+  fill_holes_kernel<<<static_cast<unsigned>(height), kWarp * kFillWarps, shared, stream>>>(
+      disparity_fixed, width);
   SV_CUDA_CHECK_LAUNCH();
 }
 
