@@ -46,92 +46,96 @@ __global__ void __launch_bounds__(kPixelThreads)
   if (!consistent) left[pixel] = kInvalidFixedDisparity;
 }
 
-// One thread per pixel, rows along the grid's y. The window's values go into registers with
-// absent and invalid ones replaced by keys outside the disparities: the first kCount / 2 - n / 2
-// of them below every disparity, the others above. The middle of the sorted window is then
-// element n / 2 of the n valid values sorted (the CPU's result; n >= 1, as the centre is valid),
-// so a fixed network with a fixed output position does the rest: no register is indexed at run
-// time and nothing spills to local memory. Compute bound (tiny windows, L1-cached reads).
+// The median of the valid values in the kSize x kSize window around a valid pixel (x, y). The
+// window's values go into registers with absent and invalid ones replaced by keys outside the
+// disparities: the first kCount / 2 - n / 2 of them below every disparity, the others above.
+// The middle of the sorted window is then element n / 2 of the n valid values sorted (the CPU's
+// result; n >= 1, as the centre is valid), so a fixed network with a fixed output position does
+// the rest: no register is indexed at run time and nothing spills to local memory.
 template <int kSize>
-__global__ void __launch_bounds__(kPixelThreads)
-    median_filter_kernel(const int16_t* __restrict__ in, int16_t* __restrict__ out, int width,
-                         int height) {
+__device__ __forceinline__ int16_t window_median(const int16_t* __restrict__ in, int width, int height,
+                                                 int x, int y) {
   constexpr int kRadius = kSize / 2;
   constexpr int kCount = kSize * kSize;
   constexpr int kAbove = 1 << 16;    // above any int16 disparity
   constexpr int kBelow = -(1 << 16);  // below any
+  int values[kCount];
+  int n = 0;
+  // Pixels whose window lies inside the image (nearly all) read it without bounds checks, which
+  // were most of the kernel's instructions.
+  const bool interior = x >= kRadius && x < width - kRadius && y >= kRadius && y < height - kRadius;
+  if (interior) {
+    const int16_t* centre = in + static_cast<size_t>(y) * width + x;
+#pragma unroll
+    for (int j = -kRadius; j <= kRadius; ++j) {
+#pragma unroll
+      for (int i = -kRadius; i <= kRadius; ++i) {
+        const int16_t d = __ldg(centre + j * width + i);
+        const bool valid = is_valid(d);
+        n += valid;
+        values[(j + kRadius) * kSize + (i + kRadius)] = valid ? d : kAbove;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int j = -kRadius; j <= kRadius; ++j) {
+#pragma unroll
+      for (int i = -kRadius; i <= kRadius; ++i) {
+        const int wx = x + i, wy = y + j;
+        int v = kAbove;
+        if (wx >= 0 && wx < width && wy >= 0 && wy < height) {
+          const int16_t d = __ldg(in + static_cast<size_t>(wy) * width + wx);
+          if (is_valid(d)) v = d;
+        }
+        n += v != kAbove;
+        values[(j + kRadius) * kSize + (i + kRadius)] = v;
+      }
+    }
+  }
+  if (n < kCount) {
+    int below = kCount / 2 - n / 2;
+#pragma unroll
+    for (int k = 0; k < kCount; ++k) {
+      if (values[k] == kAbove) {
+        if (below > 0) values[k] = kBelow;
+        --below;
+      }
+    }
+  }
+  auto exchange = [&](int a, int b) {
+    const int lo = min(values[a], values[b]);
+    values[b] = max(values[a], values[b]);
+    values[a] = lo;
+  };
+  if constexpr (kCount == 9) {
+    // A 19-exchange median network for 9 values (sort the rows' triples, then narrow in on the
+    // middle; checked on all 512 0/1 inputs); the halves that reach no output are dropped.
+    constexpr int kNet[19][2] = {{1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7}, {1, 2},
+                                 {4, 5}, {7, 8}, {0, 3}, {5, 8}, {4, 7}, {3, 6}, {1, 4},
+                                 {2, 5}, {4, 7}, {4, 2}, {6, 4}, {4, 2}};
+#pragma unroll
+    for (int e = 0; e < 19; ++e) exchange(kNet[e][0], kNet[e][1]);
+  } else {
+#pragma unroll
+    for (int pass = 0; pass < kCount; ++pass) {
+#pragma unroll
+      for (int k = pass & 1; k + 1 < kCount; k += 2) exchange(k, k + 1);
+    }
+  }
+  return static_cast<int16_t>(values[kCount / 2]);
+}
+
+// One thread per pixel, rows along the grid's y (strided beyond its limit). Compute bound (tiny
+// windows, L1-cached reads).
+template <int kSize>
+__global__ void __launch_bounds__(kPixelThreads)
+    median_filter_kernel(const int16_t* __restrict__ in, int16_t* __restrict__ out, int width,
+                         int height) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= width) return;
   for (int y = static_cast<int>(blockIdx.y); y < height; y += static_cast<int>(gridDim.y)) {
     const size_t pixel = static_cast<size_t>(y) * width + x;
-    if (!is_valid(in[pixel])) {
-      out[pixel] = kInvalidFixedDisparity;
-      continue;
-    }
-    int values[kCount];
-    int n = 0;
-    // Pixels whose window lies inside the image (nearly all) read it without bounds checks, which
-    // were most of the kernel's instructions.
-    const bool interior = x >= kRadius && x < width - kRadius && y >= kRadius && y < height - kRadius;
-    if (interior) {
-      const int16_t* centre = in + pixel;
-#pragma unroll
-      for (int j = -kRadius; j <= kRadius; ++j) {
-#pragma unroll
-        for (int i = -kRadius; i <= kRadius; ++i) {
-          const int16_t d = __ldg(centre + j * width + i);
-          const bool valid = is_valid(d);
-          n += valid;
-          values[(j + kRadius) * kSize + (i + kRadius)] = valid ? d : kAbove;
-        }
-      }
-    } else {
-#pragma unroll
-      for (int j = -kRadius; j <= kRadius; ++j) {
-#pragma unroll
-        for (int i = -kRadius; i <= kRadius; ++i) {
-          const int wx = x + i, wy = y + j;
-          int v = kAbove;
-          if (wx >= 0 && wx < width && wy >= 0 && wy < height) {
-            const int16_t d = __ldg(in + static_cast<size_t>(wy) * width + wx);
-            if (is_valid(d)) v = d;
-          }
-          n += v != kAbove;
-          values[(j + kRadius) * kSize + (i + kRadius)] = v;
-        }
-      }
-    }
-    if (n < kCount) {
-      int below = kCount / 2 - n / 2;
-#pragma unroll
-      for (int k = 0; k < kCount; ++k) {
-        if (values[k] == kAbove) {
-          if (below > 0) values[k] = kBelow;
-          --below;
-        }
-      }
-    }
-    auto exchange = [&](int a, int b) {
-      const int lo = min(values[a], values[b]);
-      values[b] = max(values[a], values[b]);
-      values[a] = lo;
-    };
-    if constexpr (kCount == 9) {
-      // A 19-exchange median network for 9 values (sort the rows' triples, then narrow in on the
-      // middle; checked on all 512 0/1 inputs); the halves that reach no output are dropped.
-      constexpr int kNet[19][2] = {{1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7}, {1, 2},
-                                   {4, 5}, {7, 8}, {0, 3}, {5, 8}, {4, 7}, {3, 6}, {1, 4},
-                                   {2, 5}, {4, 7}, {4, 2}, {6, 4}, {4, 2}};
-#pragma unroll
-      for (int e = 0; e < 19; ++e) exchange(kNet[e][0], kNet[e][1]);
-    } else {
-#pragma unroll
-      for (int pass = 0; pass < kCount; ++pass) {
-#pragma unroll
-        for (int k = pass & 1; k + 1 < kCount; k += 2) exchange(k, k + 1);
-      }
-    }
-    out[pixel] = static_cast<int16_t>(values[kCount / 2]);
+    out[pixel] = is_valid(in[pixel]) ? window_median<kSize>(in, width, height, x, y) : kInvalidFixedDisparity;
   }
 }
 
