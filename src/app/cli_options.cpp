@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/app/help_text.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/param_table.h"
 
@@ -134,17 +135,7 @@ std::string usage_text() {
          "  --dataset DIR             Middlebury 2001/2003/2014 or KITTI folder, or a folder of them\n"
          "  --json                    print the results as JSON\n\n"
          "Parameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
-  for (const auto& d : param_table()) {
-    std::string key = "  --" + d.key;
-    key.resize(22, ' ');
-    out << key << d.help;
-    if (d.kind == ParamKind::Choice) {
-      out << " [";
-      for (size_t i = 0; i < d.choices.size(); ++i) out << (i ? ", " : "") << d.choices[i];
-      out << "]";
-    }
-    out << " (default " << d.get(StereoParams{}) << ")\n";
-  }
+  out << parameter_help_text();
   return out.str();
 }
 

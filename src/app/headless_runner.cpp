@@ -1,15 +1,12 @@
 #include "src/app/headless_runner.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <limits>
 #include <optional>
-#include <sys/stat.h>
 
 #include "src/app/engine_factory.h"
 #include "src/app/image_loading.h"
@@ -23,6 +20,7 @@
 #include "src/core/evaluation.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/image_formats.h"
+#include "src/core/output_folders.h"
 #include "src/core/remap_handoff.h"
 #include "src/core/synthetic_scene.h"
 #ifdef STEREOVIEW_HAS_OPENCV
@@ -43,15 +41,6 @@ struct SourceFrame {
   ImageF32 ground_truth;
   EvaluationMasks masks;
 };
-
-void make_output_dir(const std::string& dir) {
-  if (mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) {
-    struct stat info {};
-    if (stat(dir.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) return;
-    throw RuntimeError("--out: \"" + dir + "\" exists and is not a folder");
-  }
-  throw RuntimeError("--out: cannot create folder \"" + dir + "\": " + std::strerror(errno));
-}
 
 // A dataset's pairs come with ground truth: evaluate them like the synthetic scene.
 void add_dataset_ground_truth(const FrameSource& source, int64_t index, SourceFrame& frame) {
@@ -160,7 +149,7 @@ constexpr int kMaxLiveFailuresInARow = 3;
 int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err) {
   try {
     const Colormap colormap = parse_colormap(options.colormap);
-    if (!options.out_dir.empty()) make_output_dir(options.out_dir);
+    if (!options.out_dir.empty()) create_output_folder(options.out_dir, "--out");
     std::unique_ptr<StereoEngine> engine = make_engine(options.engine, err);
 
     // The synthetic scene is rendered here rather than through its FrameSource, because the

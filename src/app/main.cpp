@@ -45,7 +45,14 @@ int run(const sv::CliOptions& options) {
 #endif
     case sv::CliCommand::Run:
       if (!options.headless) {
-        std::cerr << "note: the viewer is not part of this build yet; running headless\n";
+        std::cerr << "note: running headless: this program has no window; "
+#ifdef STEREOVIEW_VIEWER_BUILT
+                     "stereoview-viewer (beside it, ui/ in the build folder) takes the same flags "
+                     "and shows one\n";
+#else
+                     "the viewer, stereoview-viewer, is not in this build (it needs GLFW, GLAD, "
+                     "Dear ImGui and OpenCV)\n";
+#endif
       }
       return sv::run_headless(options, std::cout, std::cerr);
   }

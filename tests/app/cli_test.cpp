@@ -8,6 +8,7 @@
 #include "src/core/param_table.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/app/process_runner.h"
+#include "tests/support/help_layout.h"
 
 namespace sv {
 namespace {
@@ -26,6 +27,15 @@ TEST(Cli, HelpListsEveryParameterAndExitsZero) {
                            "--census", "--engine", "--preset", "--out", "--frames"}) {
     EXPECT_TRUE(contains(r.out, flag)) << flag;
   }
+}
+
+// A long flag once ran into its description ("--confidence-threshoReject pixels..."): every line
+// of the help keeps its columns and its width.
+TEST(Cli, HelpKeepsItsColumnsOnEveryLine) {
+  const auto r = run_stereoview({"--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string& problem : test::help_layout_problems(r.out)) ADD_FAILURE() << problem;
+  EXPECT_TRUE(contains(r.out, "  --confidence-threshold    Reject pixels")) << r.out;
 }
 
 TEST(Cli, ListAlgorithmsNamesTheRegistry) {
@@ -181,6 +191,31 @@ TEST(Cli, OutputIntoAFileIsARuntimeError) {
   const auto r = run_stereoview({"--headless", "--size", "64x48", "--out", dir + "/file"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "not a folder")) << r.err;
+}
+
+// The README's first example, `--out out/run` on a fresh checkout, failed on the missing "out".
+TEST(Cli, OutputFolderIsCreatedWithItsParents) {
+  const std::string dir = make_temp_dir("cli_outnested") + "/new/deeper/run";
+  const auto r = run_stereoview({"--headless", "--size", "64x48", "--disparities", "16",
+                                 "--engine", "cpu", "--out", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_pfm(dir + "/disparity_000000.pfm").width(), 64);
+}
+
+TEST(Cli, OutputFolderBehindAFileNamesTheFile) {
+  const std::string dir = make_temp_dir("cli_outbehind");
+  std::ofstream(dir + "/file") << "x";
+  const auto r = run_stereoview({"--headless", "--size", "64x48", "--out", dir + "/file/run"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "\"" + dir + "/file\" exists and is not a folder")) << r.err;
+}
+
+// Without --headless the CLI says where the window is instead of "not part of this build yet".
+TEST(Cli, WithoutHeadlessPointsToTheViewer) {
+  const auto r = run_stereoview({"--size", "64x48", "--disparities", "16", "--engine", "cpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "not part of this build yet")) << r.err;
+  EXPECT_TRUE(contains(r.err, "stereoview-viewer")) << r.err;
 }
 
 TEST(Cli, PyramidTooDeepForTheImageIsReported) {
