@@ -43,6 +43,19 @@ const RegionErrors* usable_region(const DisparityEvaluation& ev, const char* reg
   return r && r->pixels > 0 ? r : nullptr;
 }
 
+// The region of the avg err and kept-1 columns: nonocc, or all where the data has no occlusion
+// mask (a note under the table says which pairs).
+const RegionErrors* summary_region(const DisparityEvaluation& ev) {
+  const RegionErrors* nonocc = usable_region(ev, "nonocc");
+  return nonocc ? nonocc : usable_region(ev, "all");
+}
+
+bool lacks_occlusion_mask(const PairResult& p) { return p.evaluation.find("nonocc") == nullptr; }
+
+std::string plural(size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 class Mean {
  public:
   void add(double v) { sum_ += v, ++count_; }
@@ -60,6 +73,7 @@ struct Averages {
   Mean rate[4][3];  // [metric][region]
   Mean region_avg_error[3];
   Mean region_kept_bad_1[3];
+  Mean summary_avg_error, summary_kept_bad_1;  // the table's avg err and kept-1 columns
   long long region_pixels[3] = {0, 0, 0};
   Mean density, milliseconds;
   Mean bad_1_columns;  // every (pair, region) bad-1 value
@@ -76,6 +90,10 @@ Averages average(const std::vector<PairResult>& pairs) {
       a.region_kept_bad_1[r].add(region->bad_1_kept);
       a.region_pixels[r] += region->pixels;
       a.bad_1_columns.add(region->bad_1);
+    }
+    if (const RegionErrors* summary = summary_region(p.evaluation)) {
+      a.summary_avg_error.add(summary->avg_abs_error);
+      a.summary_kept_bad_1.add(summary->bad_1_kept);
     }
     a.density.add(p.evaluation.density);
     a.milliseconds.add(p.milliseconds);
@@ -131,24 +149,33 @@ void write_table_row(std::ostream& out, const PairResult& p, size_t name_width) 
     out << " ";
     for (const char* region : kRegions) out << cell(usable_region(p.evaluation, region), m.field);
   }
-  const RegionErrors* nonocc = usable_region(p.evaluation, "nonocc");
-  out << "  " << cell(nonocc, &RegionErrors::avg_abs_error) << cell(nonocc, &RegionErrors::bad_1_kept)
+  const RegionErrors* summary = summary_region(p.evaluation);
+  out << "  " << cell(summary, &RegionErrors::avg_abs_error) << cell(summary, &RegionErrors::bad_1_kept)
       << " " << right(fixed(p.evaluation.density, 2), kNumberWidth) << " "
       << right(fixed(p.milliseconds, 1), kNumberWidth + 2) << "\n";
 }
 
-void write_table_average(std::ostream& out, const Averages& a, size_t pair_count,
-                         size_t name_width) {
+void write_table_average(std::ostream& out, const Averages& a,
+                         const std::vector<PairResult>& pairs, size_t name_width) {
   out << left("average", name_width) << "      ";
   for (int m = 0; m < 4; ++m) {
     out << " ";
     for (int r = 0; r < 3; ++r) out << cell(a.rate[m][r]);
   }
-  out << "  " << cell(a.region_avg_error[0]) << cell(a.region_kept_bad_1[0]) << cell(a.density)
+  out << "  " << cell(a.summary_avg_error) << cell(a.summary_kept_bad_1) << cell(a.density)
       << "  " << cell(a.milliseconds, 1)
       << "\n\n";
-  out << "average bad-1 over " << a.bad_1_columns.count() << " columns (" << pair_count
-      << " pairs x regions): " << fixed(a.bad_1_columns.value(), 2) << " %\n";
+  std::string unmasked;
+  for (const PairResult& p : pairs) {
+    if (lacks_occlusion_mask(p)) unmasked += (unmasked.empty() ? "" : ", ") + p.name;
+  }
+  if (!unmasked.empty()) {
+    out << "no occlusion mask for " << unmasked << ": nonocc is not reported there (\"-\"), and "
+        << "avg err and kept-1 are over all pixels with ground truth\n";
+  }
+  out << "average bad-1 over " << plural(static_cast<size_t>(a.bad_1_columns.count()), "column")
+      << " (" << plural(pairs.size(), "pair") << " x regions): " << fixed(a.bad_1_columns.value(), 2)
+      << " %\n";
 }
 
 // ---- JSON --------------------------------------------------------------------------------------
@@ -281,7 +308,7 @@ int run_eval_command(const EvalOptions& options, const EvalComputeFn& compute, s
     if (options.json) {
       write_json(out, options, layout, pairs, averages);
     } else {
-      write_table_average(out, averages, pairs.size(), name_width);
+      write_table_average(out, averages, pairs, name_width);
     }
     return 0;
   } catch (const std::exception& e) {

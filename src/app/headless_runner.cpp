@@ -274,9 +274,12 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         if (!frame.ground_truth.empty()) {
           const DisparityEvaluation eval =
               evaluate_disparity(result.disparity, frame.ground_truth, frame.masks);
-          if (const RegionErrors* nonocc = eval.find("nonocc")) {
-            out << ", bad-1 nonocc " << std::setprecision(2) << nonocc->bad_1 << "%, density "
-                << eval.density << "%";
+          // nonocc where the data has occlusion masks, else every pixel with ground truth.
+          const RegionErrors* region = eval.find("nonocc");
+          if (!region) region = eval.find("all");
+          if (region) {
+            out << ", bad-1 " << region->region << " " << std::setprecision(2) << region->bad_1
+                << "%, density " << eval.density << "%";
           }
         }
         out << "\n";

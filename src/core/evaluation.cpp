@@ -4,9 +4,9 @@
 //   known pixel     ground_truth is finite. The loaders turn the datasets' "unknown" codes (0 in
 //                   8/16-bit files, inf in PFM) into +inf, so nothing else is special here.
 //   valid estimate  estimate is finite (+inf, -inf and NaN are all "no disparity").
-//   region nonocc   known pixels with masks.nonocc == 255; when masks.nonocc is empty, every
-//                   known pixel (the dataset then has no occlusion information, e.g. KITTI with
-//                   disp_occ_0 only, so nonocc and all coincide).
+//   region nonocc   known pixels with masks.nonocc == 255; reported only when masks.nonocc
+//                   exists (without occlusion information, e.g. KITTI with disp_occ_0 only, a
+//                   "nonocc" figure would only repeat "all" under a name it has not earned).
 //   region all      known pixels with masks.all == 255; every known pixel when masks.all is empty.
 //   region disc     known pixels with masks.disc == 255 (128 in Middlebury's disc.png marks
 //                   "other non-occluded" and is not counted); reported only when masks.disc exists.
@@ -101,7 +101,9 @@ DisparityEvaluation evaluate_disparity(const ImageF32& estimate, const ImageF32&
   require_mask_size(masks.disc, ground_truth, "disc");
 
   DisparityEvaluation result;
-  result.regions.push_back(evaluate_region("nonocc", estimate, ground_truth, masks.nonocc));
+  if (!masks.nonocc.empty()) {
+    result.regions.push_back(evaluate_region("nonocc", estimate, ground_truth, masks.nonocc));
+  }
   result.regions.push_back(evaluate_region("all", estimate, ground_truth, masks.all));
   if (!masks.disc.empty()) {
     result.regions.push_back(evaluate_region("disc", estimate, ground_truth, masks.disc));

@@ -31,7 +31,7 @@ struct EvaluationMasks {
 };
 
 struct DisparityEvaluation {
-  std::vector<RegionErrors> regions;  // nonocc, all, then disc when a disc mask exists
+  std::vector<RegionErrors> regions;  // nonocc and disc where their masks exist, and all
   double density = 0.0;               // percent of valid estimates among pixels with known truth
   const RegionErrors* find(const std::string& region) const;
 };

@@ -443,7 +443,7 @@ TEST(EvalCommand, ExactTruthScoresZeroAndShiftedTruthScoresHundred) {
 
   const EvalRun exact = run_eval(options, truth_based(0.0f));
   ASSERT_EQ(exact.code, 0) << exact.err;
-  EXPECT_TRUE(contains(exact.out, "average bad-1 over 3 columns (1 pairs x regions): 0.00 %"))
+  EXPECT_TRUE(contains(exact.out, "average bad-1 over 3 columns (1 pair x regions): 0.00 %"))
       << exact.out;
 
   // +2 px everywhere: bad-0.5 and bad-1 are 100 %, bad-2 and bad-4 are 0 (not > 2).
@@ -482,6 +482,41 @@ TEST(EvalCommand, HalfInvalidMapHasHalfDensity) {
   EXPECT_TRUE(contains(run.out, "\"all\": {\"pixels\": 60, \"bad_1\": 50,")) << run.out;
   EXPECT_TRUE(contains(run.out, "\"nonocc\": {\"pixels\": 55, \"bad_1\": 54.54545455"))
       << run.out;
+}
+
+// KITTI's disp_occ_0 without disp_noc_0 has no occlusion information: nonocc once showed the
+// "all" figures under its own name. It is absent now, and the table says why.
+TEST(EvalCommand, DataWithoutAnOcclusionMaskReportsNoNonocc) {
+  TempDir tmp;
+  const fs::path dir = tmp.sub("kitti");
+  write_kitti(dir);
+  fs::remove_all(dir / "training" / "disp_noc_0");
+  EvalOptions options;
+  options.dataset_dir = dir.string();
+  const EvalRun table = run_eval(options, truth_based(2.0f));
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_TRUE(contains(table.out, "no occlusion mask for 000001_10: nonocc is not reported"))
+      << table.out;
+  EXPECT_TRUE(contains(table.out, "average bad-1 over 1 column (1 pair x regions): 100.00 %"))
+      << table.out;
+  std::istringstream lines(table.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("000001_10", 0) != 0) continue;
+    // ndisp, then bad-1 nonocc "-", all 100.00, disc "-".
+    std::istringstream cells(line);
+    std::string name, ndisp, nonocc, all, disc;
+    cells >> name >> ndisp >> nonocc >> all >> disc;
+    EXPECT_EQ(nonocc, "-") << line;
+    EXPECT_EQ(all, "100.00") << line;
+    EXPECT_EQ(disc, "-") << line;
+  }
+
+  options.json = true;
+  const EvalRun json = run_eval(options, truth_based(2.0f));
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_TRUE(JsonChecker(json.out).valid()) << json.out;
+  EXPECT_TRUE(contains(json.out, "\"nonocc\": null")) << json.out;
+  EXPECT_TRUE(contains(json.out, "\"bad_1_columns\": 1")) << json.out;
 }
 
 TEST(EvalCommand, UsesTheDatasetRangeUnlessDisparitiesWereGiven) {

@@ -37,11 +37,13 @@ ImageF32 estimate_4x2() {
   return make_f32(4, 2, {10, 10.75f, 12, 5, 20, kInvalidDisparity, 15, 21});
 }
 
-TEST(Evaluation, WithoutMasksNonoccAndAllAreEveryKnownPixel) {
+// Without an occlusion mask there is no nonocc region: it would only repeat "all" (KITTI's
+// disp_occ_0 alone once showed a nonocc column equal to all).
+TEST(Evaluation, WithoutMasksOnlyAllIsReportedOverEveryKnownPixel) {
   const DisparityEvaluation ev = evaluate_disparity(estimate_4x2(), truth_4x2(), {});
-  ASSERT_EQ(ev.regions.size(), 2u);  // no disc mask: no disc region
-  EXPECT_EQ(ev.regions[0].region, "nonocc");
-  EXPECT_EQ(ev.regions[1].region, "all");
+  ASSERT_EQ(ev.regions.size(), 1u);
+  EXPECT_EQ(ev.regions[0].region, "all");
+  EXPECT_EQ(ev.find("nonocc"), nullptr);
   EXPECT_EQ(ev.find("disc"), nullptr);
   for (const RegionErrors& r : ev.regions) {
     EXPECT_EQ(r.pixels, 7);
@@ -122,8 +124,8 @@ TEST(Evaluation, EveryNonFiniteEstimateIsInvalid) {
 TEST(Evaluation, NoKnownTruthGivesEmptyRegions) {
   const ImageF32 truth(2, 2, kUnknown);
   const DisparityEvaluation ev = evaluate_disparity(ImageF32(2, 2, 1.0f), truth, {});
-  EXPECT_EQ(ev.find("nonocc")->pixels, 0);
-  EXPECT_EQ(ev.find("nonocc")->bad_1, 0.0);
+  EXPECT_EQ(ev.find("all")->pixels, 0);
+  EXPECT_EQ(ev.find("all")->bad_1, 0.0);
   EXPECT_EQ(ev.density, 0.0);
 }
 
