@@ -42,6 +42,9 @@ std::string fmt(double v, int precision = 3) {
   return s.str();
 }
 
+// The text table's column widths; the last column (the stages) runs to the end of the line.
+constexpr size_t kBenchColumnWidths[] = {12, 11, 6, 26, 9, 9};
+
 void print_json(const std::vector<BenchRow>& rows, const std::string& engine, std::ostream& out) {
   out << "{\"engine\": \"" << engine << "\", \"rows\": [";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -62,6 +65,19 @@ void print_json(const std::vector<BenchRow>& rows, const std::string& engine, st
 
 }  // namespace
 
+std::string bench_table_line(const std::vector<std::string>& cells) {
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    line += cells[i];
+    if (i + 1 == cells.size()) break;
+    const size_t width = i < std::size(kBenchColumnWidths) ? kBenchColumnWidths[i] : 0;
+    // A value wider than its column still ends in a space, so it never runs into the next one.
+    line += std::string(cells[i].size() < width ? width - cells[i].size() : 1, ' ');
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line + "\n";
+}
+
 int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostream& err) {
   try {
     std::unique_ptr<StereoEngine> engine = make_engine(options.engine, err);
@@ -69,9 +85,8 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
     if (!options.json) {
       out << "bench: engine " << engine->name() << ", " << options.warmup << " warm-up + "
           << options.runs << " timed frames per row; ms are medians [p10-p90], device to device\n\n"
-          << std::left << std::setw(12) << "algorithm" << std::setw(11) << "size" << std::setw(6)
-          << "D" << std::setw(26) << "total ms" << std::setw(9) << "fps" << std::setw(9) << "GDE/s"
-          << "stages (median ms)\n";
+          << bench_table_line({"algorithm", "size", "D", "total ms", "fps", "GDE/s",
+                               "stages (median ms)"});
     }
     for (const auto& [width, height] : options.sizes) {
       SyntheticSceneConfig config;
@@ -119,9 +134,8 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
             total << fmt(row.device_ms.median) << " [" << fmt(row.device_ms.p10) << "-"
                   << fmt(row.device_ms.p90) << "]";
             for (const auto& [name, s] : row.stages) stages << name << " " << fmt(s.median) << "  ";
-            out << std::left << std::setw(12) << algorithm << std::setw(11) << size.str()
-                << std::setw(6) << disparities << std::setw(26) << total.str() << std::setw(9)
-                << fmt(row.fps(), 1) << std::setw(9) << fmt(row.gdes(), 2) << stages.str() << "\n"
+            out << bench_table_line({algorithm, size.str(), std::to_string(disparities), total.str(),
+                                     fmt(row.fps(), 1), fmt(row.gdes(), 2), stages.str()})
                 << std::flush;
           }
           rows.push_back(std::move(row));

@@ -25,4 +25,8 @@ struct BenchOptions {
 // second and GDE/s (width x height x disparities / time, in 1e9 per second). Returns the exit code.
 int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostream& err);
 
+// One line of the text table (algorithm, size, D, total ms, fps, GDE/s, stages): each column
+// padded to its width and followed by at least one space, however wide its value.
+std::string bench_table_line(const std::vector<std::string>& cells);
+
 }  // namespace sv
