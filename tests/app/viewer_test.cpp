@@ -26,6 +26,7 @@
 
 #include "src/core/algorithm_registry.h"
 #include "src/core/colorize.h"
+#include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/image_formats.h"
 #include "src/core/synthetic_scene.h"
@@ -197,13 +198,16 @@ class ViewerTest : public ::testing::Test {
     return path(name);
   }
 
-  // The viewer with the test scene and `args`; a watchdog ends it if it hangs.
-  static ViewerRun run_viewer(const std::vector<std::string>& args) {
+  // The viewer with the test scene, a 1024x640 window (`window_size`; empty: the viewer's
+  // default) and `args`; a watchdog ends it if it hangs.
+  static ViewerRun run_viewer(const std::vector<std::string>& args,
+                              const std::string& window_size = "1024x640") {
     std::string command = "DISPLAY=" + server_->display() +
                           " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 40 " +
                           shell_quote(STEREOVIEW_VIEWER_BINARY) + " --width " +
                           std::to_string(kSceneWidth) + " --height " +
-                          std::to_string(kSceneHeight) + " --window 1024x640";
+                          std::to_string(kSceneHeight);
+    if (!window_size.empty()) command += " --window-size " + window_size;
     for (const auto& a : args) command += " " + shell_quote(a);
     command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
     const int status = std::system(command.c_str());
@@ -692,6 +696,40 @@ TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
   run = run_viewer({"--script", script});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("bad.script:1: unknown parameter \"p3\""), std::string::npos) << run.err;
+}
+
+// The stereoview CLI's --window (the block-matching window) reaches the engine: the snapshot's
+// disparity is the CPU engine's with a 11x11 window.
+TEST_F(ViewerTest, TheBlockMatchingWindowComesFromTheCommandLine) {
+  const std::string snaps = path("bm_window");
+  const std::string script = write_file("bm.script", "at frame 1 snapshot " + snaps + "\n");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--algorithm", "bm-sad", "--window", "11",
+                                    "--frames", "2", "--script", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto at = run.err.find("snapshot: ");
+  ASSERT_NE(at, std::string::npos) << run.err;
+  const std::string png = run.err.substr(at + 10, run.err.find(' ', at + 10) - at - 10);
+  const std::string stem = png.substr(0, png.size() - 14);  // "_disparity.png"
+  const ImageF32 shown = read_pfm(stem + "_disparity.pfm");
+  const long long index = std::atoll(stem.substr(stem.rfind("frame_") + 6).c_str());
+  const SyntheticFrame frame = scene_frame(index);
+  auto agreement = [&](int window) {
+    StereoParams params;
+    params.algorithm = "bm-sad";
+    params.window = window;
+    const ImageF32 expected = CpuEngine().compute(frame.left, frame.right, params).disparity;
+    int same = 0;
+    for (int y = 0; y < kSceneHeight; ++y) {
+      for (int x = 0; x < kSceneWidth; ++x) {
+        const float a = shown.at(x, y), b = expected.at(x, y);
+        same += (is_valid_disparity(a) == is_valid_disparity(b)) &&
+                (!is_valid_disparity(a) || std::abs(a - b) < 1e-3f);
+      }
+    }
+    return static_cast<double>(same) / (kSceneWidth * kSceneHeight);
+  };
+  EXPECT_GT(agreement(11), 0.999);
+  EXPECT_LT(agreement(9), 0.99);  // the comparison can tell the windows apart
 }
 
 TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {

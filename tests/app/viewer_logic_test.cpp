@@ -1,0 +1,174 @@
+// The viewer's logic that needs no display: its command line (every parameter flag of the
+// stereoview CLI, the same way) and its --help text (run as the real binary).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "src/app/cli_options.h"
+#include "src/core/error.h"
+#include "src/core/param_table.h"
+#include "tests/app/process_runner.h"
+#include "ui/help_table.h"
+#include "ui/viewer_options.h"
+
+namespace sv {
+namespace {
+
+using test::make_temp_dir;
+
+ViewerOptions parse_viewer(std::vector<std::string> args) {
+  args.insert(args.begin(), "stereoview-viewer");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_viewer_options(static_cast<int>(argv.size()), argv.data());
+}
+
+CliOptions parse_stereoview(std::vector<std::string> args) {
+  args.insert(args.begin(), "stereoview");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_cli(static_cast<int>(argv.size()), argv.data());
+}
+
+// A value of `d` other than its default that validate() accepts on its own.
+std::string other_valid_value(const ParamDescriptor& d) {
+  const StereoParams defaults;
+  const std::string current = d.get(defaults);
+  std::vector<std::string> candidates;
+  switch (d.kind) {
+    case ParamKind::Choice: candidates = d.choices; break;
+    case ParamKind::Bool: candidates = {"true", "false"}; break;
+    case ParamKind::Int:
+      for (int v = static_cast<int>(d.min); v <= static_cast<int>(d.max); ++v) {
+        candidates.push_back(std::to_string(v));
+      }
+      break;
+    case ParamKind::Float:
+      for (double v : {d.max, d.min, 0.5 * (d.min + d.max), 0.25 * (d.min + d.max)}) {
+        std::ostringstream text;
+        text << v;
+        candidates.push_back(text.str());
+      }
+      break;
+  }
+  for (const std::string& value : candidates) {
+    StereoParams params;
+    set_param(params, d.key, value);
+    if (d.get(params) != current && params.validate().empty()) return value;
+  }
+  return "";
+}
+
+TEST(ViewerCommandLine, TakesEveryParameterFlagOfTheCliTheSameWay) {
+  for (const ParamDescriptor& d : param_table()) {
+    const std::string value = other_valid_value(d);
+    ASSERT_FALSE(value.empty()) << d.key;
+    std::vector<std::vector<std::string>> forms = {{"--" + d.key, value}, {"--" + d.key + "=" + value}};
+    if (d.kind == ParamKind::Bool) forms.push_back({value == "true" ? "--" + d.key : "--no-" + d.key});
+    for (const auto& args : forms) {
+      const std::string expected = to_preset_text(parse_stereoview(args).params);
+      EXPECT_NE(expected, to_preset_text(StereoParams{})) << args[0];
+      try {
+        EXPECT_EQ(to_preset_text(parse_viewer(args).params), expected) << args[0];
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << args[0] << (args.size() > 1 ? " " + args[1] : "") << ": " << e.what();
+      }
+    }
+  }
+}
+
+TEST(ViewerCommandLine, TheBlockMatchingWindowAndTheWindowSizeHaveTheirOwnFlags) {
+  const ViewerOptions options =
+      parse_viewer({"--algorithm", "bm-sad", "--window", "11", "--window-size", "1024x600"});
+  EXPECT_EQ(options.params.algorithm, "bm-sad");
+  EXPECT_EQ(options.params.window, 11);
+  EXPECT_EQ(options.window_width, 1024);
+  EXPECT_EQ(options.window_height, 600);
+  // The old spelling of the window size says where it went.
+  try {
+    parse_viewer({"--window", "800x600"});
+    ADD_FAILURE() << "--window 800x600 was accepted";
+  } catch (const ViewerUsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--window-size WxH"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HelpTable, AFlagTooLongForItsColumnGetsALineOfItsOwn) {
+  const std::string text = format_help_rows(
+      {{"--short", "fits"}, {"--a-flag-much-longer-than-the-column", "below it"}}, {12, 40});
+  EXPECT_EQ(text,
+            "  --short   fits\n"
+            "  --a-flag-much-longer-than-the-column\n"
+            "            below it\n");
+  const std::string wrapped = format_help_rows({{"--x", "one two three four five six"}}, {8, 21});
+  EXPECT_EQ(wrapped,
+            "  --x   one two three\n"
+            "        four five six\n");
+}
+
+// Runs `stereoview-viewer --help` (no display needed: it prints and exits).
+std::string viewer_help_output(int& exit_code) {
+  const std::string dir = make_temp_dir("viewer_help");
+  const std::string command =
+      std::string("'") + STEREOVIEW_VIEWER_BINARY + "' --help >" + dir + "/out 2>&1 </dev/null";
+  const int status = std::system(command.c_str());
+  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream file(dir + "/out");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+TEST(ViewerHelp, EveryLineFitsAndNoFlagRunsIntoItsDescription) {
+  int exit_code = -1;
+  const std::string help = viewer_help_output(exit_code);
+  ASSERT_EQ(exit_code, 0) << help;
+  const HelpLayout layout;
+  const size_t column = static_cast<size_t>(layout.text_column);
+  std::istringstream lines(help);
+  std::string line;
+  // Each option's description, its wrapped lines joined, by its first flag.
+  std::map<std::string, std::string> descriptions;
+  std::string current;
+  int options = 0;
+  while (std::getline(lines, line)) {
+    EXPECT_LE(line.size(), 100u) << line;
+    if (line.rfind("  -", 0) == 0) {
+      ++options;
+      current = line.substr(2, line.find(' ', 2) - 2);
+      const size_t gap = line.find("  ", 2);
+      if (gap == std::string::npos) {
+        descriptions[current] = "";  // the flags alone: the description follows below
+        continue;
+      }
+      // The description starts at its column, two spaces (at least) after the flags.
+      EXPECT_EQ(line.find_first_not_of(' ', gap), column) << line;
+      EXPECT_LE(gap + 2, column) << line;
+      descriptions[current] = line.substr(column);
+    } else if (line.rfind(std::string(column, ' '), 0) == 0 && !current.empty()) {
+      EXPECT_NE(line[column], ' ') << line;
+      descriptions[current] += (descriptions[current].empty() ? "" : " ") + line.substr(column);
+    } else {
+      current.clear();
+    }
+  }
+  EXPECT_GT(options, 40);
+  // Every parameter with its whole help text and its default: nothing cut off.
+  for (const ParamDescriptor& d : param_table()) {
+    ASSERT_TRUE(descriptions.count("--" + d.key)) << d.key;
+    const std::string& text = descriptions["--" + d.key];
+    EXPECT_EQ(text.rfind(d.help, 0), 0u) << d.key << ": " << text;
+    EXPECT_NE(text.find("(default " + d.get(StereoParams{}) + ")"), std::string::npos) << text;
+  }
+  for (const char* flag : {"--window-size", "--screenshot", "--frames"}) {
+    EXPECT_TRUE(descriptions.count(flag)) << flag;
+  }
+}
+
+}  // namespace
+}  // namespace sv
