@@ -11,6 +11,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
+#include "ui/output_paths.h"
 #include "ui/source_panel.h"
 #include "ui/timings_panel.h"
 
@@ -91,6 +92,7 @@ void parameters_section(ViewerState& state) {
   help_tooltip("key = value lines, the format of the CLI's --preset.");
   if (ImGui::Button("Save")) {
     try {
+      create_parent_folders(state.preset_path, "preset");
       save_preset_file(state.preset_path, state.params);
       state.add_log("preset saved to " + state.preset_path);
     } catch (const std::exception& e) {

@@ -29,6 +29,7 @@
 #include "ui/control_panel.h"
 #include "ui/frame_pipeline.h"
 #include "ui/gpu_memory.h"
+#include "ui/output_paths.h"
 #include "ui/shader_program.h"
 #include "ui/recording_panel.h"
 #include "ui/snapshot.h"
@@ -77,6 +78,8 @@ class ViewerApp {
   // Opens `choice` and, when that works, replaces the pipeline with one running it (at frame
   // `seek_to` of a file, if >= 0); otherwise logs why and keeps the running one.
   bool switch_source(const SourceChoice& choice, int64_t seek_to = -1);
+  // Replaces the pipeline with one running `opened`; throws what the engine factory throws.
+  void start_pipeline(const SourceChoice& choice, OpenedSource opened, int64_t seek_to = -1);
   void seek(int64_t index);
   bool source_exhausted() const;
   void draw_epipolar_lines(const FrameLayout& layout);
@@ -247,22 +250,24 @@ void ViewerApp::open_window() {
 }
 
 bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
-  std::unique_ptr<FramePipeline> pipeline;
-  OpenedSource opened;
   try {
-    opened = open_source(choice, state_.scene, notices_.sink());
-    if (seek_to > 0 && !opened.source->is_live() && opened.source->seek(seek_to)) {
-      opened.first.reset();  // the pair read to check the source is not the one wanted
-    }
-    pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
-                                               state_.loop, state_.realtime, notices_.sink(),
-                                               state_.engine_kind, state_.params, interop_);
+    start_pipeline(choice, open_source(choice, state_.scene, notices_.sink()), seek_to);
   } catch (const std::exception& e) {
     state_.source_error = e.what();
     state_.add_log(std::string("error: source: ") + e.what() +
                    (pipeline_ ? " (staying on the running source)" : ""));
     return false;
   }
+  return true;
+}
+
+void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, int64_t seek_to) {
+  if (seek_to > 0 && !opened.source->is_live() && opened.source->seek(seek_to)) {
+    opened.first.reset();  // the pair read to check the source is not the one wanted
+  }
+  auto pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
+                                                  state_.loop, state_.realtime, notices_.sink(),
+                                                  state_.engine_kind, state_.params, interop_);
   pipeline_ = std::move(pipeline);  // the old pipeline's threads stop here
   pipeline_->processing().set_paused(state_.paused);
   if (state_.paused) pipeline_->processing().step();  // show the new source's first frame
@@ -282,7 +287,6 @@ bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
   if (!opened.calibration_summary.empty()) {
     state_.add_log("depth from the calibration: " + opened.calibration_summary);
   }
-  return true;
 }
 
 void ViewerApp::seek(int64_t index) {
@@ -723,6 +727,7 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
   glfwGetFramebufferSize(window_, &fb_w, &fb_h);
   glfwGetWindowSize(window_, &width, &height);
   try {
+    create_parent_folders(options_.screenshot_path, "--screenshot");
     write_png(options_.screenshot_path, read_framebuffer(fb_w, fb_h));
   } catch (const std::exception& e) {
     std::cerr << "stereoview-viewer: screenshot: " << e.what() << "\n";
@@ -765,16 +770,16 @@ ViewerStatus ViewerApp::make_status() const {
 }
 
 int ViewerApp::run() {
-  open_window();
-  if (!switch_source(state_.source)) {
-    // A bad source on the command line: say so (panel and stderr) and show the synthetic scene.
-    const std::string error = state_.source_error;
-    SourceChoice synthetic;
-    synthetic.options = options_.source;
-    synthetic.kind = SourceKind::Synthetic;
-    if (!switch_source(synthetic)) throw RuntimeError(state_.source_error);
-    state_.source_error = error;
+  // The command line's source first: one that cannot be opened ends the run before a window
+  // shows anything else.
+  OpenedSource first_source;
+  try {
+    first_source = open_source(state_.source, state_.scene, notices_.sink());
+  } catch (const std::exception& e) {
+    throw RuntimeError(std::string("source: ") + e.what());
   }
+  open_window();
+  start_pipeline(state_.source, std::move(first_source));
   state_.add_log("display path: " + std::string(display_path_name(textures_->display_path())) +
                  ", views: " + display_path_name(textures_->views_display_path()) +
                  " (GL renderer: " + gl_renderer_ + ")");

@@ -113,11 +113,13 @@ std::string viewer_usage() {
       {"--fast", "play files as fast as possible (default: their own rate)"},
       {"--list-cameras", "list the attached cameras and exit"},
   }, layout);
+  out += "\n" + wrap_paragraph("A source that cannot be opened is an error (exit code 1).");
   out += "\nRunning:\n";
   out += format_help_rows({
       {"--engine cpu|cuda|auto", "stereo engine (default auto)"},
       {"--frames N", "quit after N processed frames were shown"},
-      {"--screenshot PATH", "write a PNG of the whole window after the last frame"},
+      {"--screenshot PATH",
+       "write a PNG of the whole window after the last frame (missing folders are created)"},
       {"--script FILE", "timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'"},
       {"--preset FILE", "load parameters (key = value lines); flags override it"},
   }, layout);
@@ -256,6 +258,10 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
     throw ViewerUsageError(e.what());
   }
   options.list_cameras = options.source.command == CliCommand::ListCameras;
+  // As in the stereoview CLI: a calibration would be ignored on the (rectified) synthetic scene.
+  if (options.source.source == "synthetic" && !options.source.calib_path.empty()) {
+    throw ViewerUsageError("--calib applies to cameras and files; the synthetic scene is rectified");
+  }
   // With one view and no --view, the disparity is the one worth showing; with --view and no
   // --layout, the user asked for that view alone.
   if (view_given && !layout_given) options.settings.layout = 1;

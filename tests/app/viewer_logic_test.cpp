@@ -1,5 +1,6 @@
 // The viewer's logic that needs no display: its command line (every parameter flag of the
-// stereoview CLI, the same way) and its --help text (run as the real binary).
+// stereoview CLI, the same way), its --help text (run as the real binary) and the checks of
+// output paths.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -14,6 +15,7 @@
 #include "src/core/param_table.h"
 #include "tests/app/process_runner.h"
 #include "ui/help_table.h"
+#include "ui/output_paths.h"
 #include "ui/viewer_options.h"
 
 namespace sv {
@@ -96,6 +98,8 @@ TEST(ViewerCommandLine, TheBlockMatchingWindowAndTheWindowSizeHaveTheirOwnFlags)
   } catch (const ViewerUsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--window-size WxH"), std::string::npos) << e.what();
   }
+  // Checked before the run, as the CLI does: a calibration means nothing to the synthetic scene.
+  EXPECT_THROW(parse_viewer({"--calib", "rig.yaml"}), ViewerUsageError);
 }
 
 TEST(HelpTable, AFlagTooLongForItsColumnGetsALineOfItsOwn) {
@@ -167,6 +171,48 @@ TEST(ViewerHelp, EveryLineFitsAndNoFlagRunsIntoItsDescription) {
   }
   for (const char* flag : {"--window-size", "--screenshot", "--frames"}) {
     EXPECT_TRUE(descriptions.count(flag)) << flag;
+  }
+}
+
+TEST(OutputPaths, AMissingFolderIsFineWhenItCanBeMadeAndAFileInTheWayIsNot) {
+  const std::string dir = make_temp_dir("output_paths");
+  EXPECT_NO_THROW(check_output_file(dir + "/new/deeper/shot.png", "--screenshot"));
+  EXPECT_NO_THROW(check_output_folder(dir + "/new/snaps", "snapshot"));
+  std::ofstream(dir + "/plain") << "x";
+  try {
+    check_output_file(dir + "/plain/shot.png", "--screenshot");
+    ADD_FAILURE() << "a path under a file passed";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("--screenshot"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is not a folder"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_output_file(dir, "--screenshot"), RuntimeError);  // a folder, not a file
+  EXPECT_THROW(check_output_folder(dir + "/plain", "snapshot"), RuntimeError);
+  // Nothing was created by checking.
+  EXPECT_FALSE(std::ifstream(dir + "/new").good());
+
+  create_parent_folders(dir + "/made/here/shot.png", "--screenshot");
+  EXPECT_TRUE(std::ifstream(dir + "/made/here").good());
+  EXPECT_THROW(create_parent_folders(dir + "/plain/x/shot.png", "--screenshot"), RuntimeError);
+}
+
+TEST(OutputPaths, AScriptsSnapshotFolderAndRecordingFileAreCheckedBeforeTheRun) {
+  const std::string dir = make_temp_dir("output_paths_script");
+  std::ofstream(dir + "/plain") << "x";
+  ViewerOptions options;
+  options.script_path = "s.txt";
+  options.script = parse_param_script("at frame 1 snapshot " + dir + "/ok/snaps\n"
+                                      "at frame 2 record lossless16 " + dir + "/ok/rec.mkv\n",
+                                      "s.txt");
+  EXPECT_NO_THROW(check_output_paths(options));
+  options.script = parse_param_script("at frame 1 snapshot " + dir + "/plain/snaps\n", "s.txt");
+  EXPECT_THROW(check_output_paths(options), RuntimeError);
+  options.script = parse_param_script("at frame 1 record color " + dir + "/plain/r.mp4\n", "s.txt");
+  try {
+    check_output_paths(options);
+    ADD_FAILURE() << "a recording under a file passed";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.txt:1: record"), std::string::npos) << e.what();
   }
 }
 

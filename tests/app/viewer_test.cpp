@@ -2,8 +2,9 @@
 // its window, shows N frames of the synthetic scene, quits and leaves a screenshot of the whole
 // window, whose disparity view must show the scene's known geometry in the colormap's colours.
 // File sources: a side-by-side video the test writes (a texture shifted by a known disparity),
-// opened from the command line or switched to by a script; a missing file leaves the viewer on
-// the source it runs; a calibration's Q gives depth and the epipolar lines land on their rows.
+// opened from the command line or switched to by a script; a missing file in a script leaves the
+// viewer on the source it runs, on the command line it is an error; a calibration's Q gives depth
+// and the epipolar lines land on their rows.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -620,18 +621,33 @@ TEST_F(ViewerFileTest, AMissingFileInAScriptLeavesTheViewerOnItsSource) {
   EXPECT_NE(run.err.find("script line 2 (frame 4): quit"), std::string::npos) << run.err;
 }
 
-TEST_F(ViewerFileTest, AMissingFileOnTheCommandLineFallsBackToTheSyntheticScene) {
-  const std::string shot_path = path("fallback.png");
-  const ViewerRun run = run_viewer({"--left", "/nonexistent/l.png", "--right",
-                                    "/nonexistent/r.png", "--engine", "cpu", "--frames", "2",
-                                    "--screenshot", shot_path});
-  EXPECT_EQ(run.exit_code, 0) << run.err;
-  const auto error = run.err.find("error: source: ");
-  ASSERT_NE(error, std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("/nonexistent/l.png", error), std::string::npos) << run.err;
-  const ViewPlacement p = parse_placement(run.out);
-  ASSERT_TRUE(p.found) << run.out;
-  EXPECT_EQ(p.image_w, kSceneWidth);
+TEST_F(ViewerFileTest, ASourceThatCannotBeOpenedOnTheCommandLineIsAnError) {
+  // A scripted run must not save a picture of another scene with success.
+  const std::string shot_path = path("no_source.png");
+  ViewerRun run = run_viewer({"--left", "/nonexistent/l.png", "--right", "/nonexistent/r.png",
+                              "--engine", "cpu", "--frames", "2", "--screenshot", shot_path});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("stereoview-viewer: source: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("/nonexistent/l.png"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("source: synthetic"), std::string::npos) << run.err;
+  EXPECT_FALSE(exists(shot_path));
+
+  // A calibration made for another image size (the video is 256x192).
+  const std::string calib = path("calib_300x200.yaml");
+  {
+    cv::FileStorage fs(calib, cv::FileStorage::WRITE);
+    const cv::Mat k = (cv::Mat_<double>(3, 3) << 200, 0, 150, 0, 200, 100, 0, 0, 1);
+    const cv::Mat t = (cv::Mat_<double>(3, 1) << -0.1, 0, 0);
+    fs << "image_width" << 300 << "image_height" << 200 << "K1" << k << "D1"
+       << cv::Mat::zeros(1, 5, CV_64F) << "K2" << k << "D2" << cv::Mat::zeros(1, 5, CV_64F) << "R"
+       << cv::Mat::eye(3, 3, CV_64F) << "T" << t;
+  }
+  run = run_viewer({"--sbs", video_, "--calib", calib, "--engine", "cpu", "--frames", "2",
+                    "--screenshot", shot_path});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("stereoview-viewer: source: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("300x200"), std::string::npos) << run.err;
+  EXPECT_FALSE(exists(shot_path));
 }
 
 TEST_F(ViewerFileTest, ACalibrationGivesDepthAndEpipolarLinesLieOnTheirRows) {
@@ -696,6 +712,26 @@ TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
   run = run_viewer({"--script", script});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("bad.script:1: unknown parameter \"p3\""), std::string::npos) << run.err;
+}
+
+TEST_F(ViewerTest, TheScreenshotMakesItsFoldersAndAPathThatCannotBeWrittenFailsBeforeTheRun) {
+  const std::string shot_path = path("new/nested/folders/shot.png");
+  ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "1", "--screenshot", shot_path});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read_image_rgb(shot_path).width(), 1024);
+
+  write_file("blocker", "a file where a folder should be\n");
+  run = run_viewer({"--engine", "cpu", "--frames", "1", "--screenshot", path("blocker/shot.png")});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("--screenshot: cannot write"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("source: synthetic"), std::string::npos) << "the run started: " << run.err;
+
+  // A script's snapshot folder is checked before the run too.
+  const std::string script = write_file("blocked.script", "at frame 1 snapshot " + path("blocker/snaps") + "\n");
+  run = run_viewer({"--engine", "cpu", "--frames", "1", "--script", script});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("blocked.script:1: snapshot"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("source: synthetic"), std::string::npos) << "the run started: " << run.err;
 }
 
 // The stereoview CLI's --window (the block-matching window) reaches the engine: the snapshot's
