@@ -32,6 +32,7 @@
 #include "ui/output_paths.h"
 #include "ui/shader_program.h"
 #include "ui/recording_panel.h"
+#include "ui/script_run.h"
 #include "ui/snapshot.h"
 #include "ui/view_renderer.h"
 #ifdef STEREOVIEW_HAS_CUDA_GL
@@ -81,7 +82,11 @@ class ViewerApp {
   // Replaces the pipeline with one running `opened`; throws what the engine factory throws.
   void start_pipeline(const SourceChoice& choice, OpenedSource opened, int64_t seek_to = -1);
   void seek(int64_t index);
-  bool source_exhausted() const;
+  // No frame will come unless something changes: the source ended or holds at its end, every
+  // pair it delivered was shown and the frame on screen has the latest parameters.
+  bool no_frame_coming() const;
+  // Reports the script events that never ran; false when that fails a scripted run.
+  bool report_unrun_script_events();
   void draw_epipolar_lines(const FrameLayout& layout);
   void collect_results();
   void show_views(const ProcessedFrame& frame);
@@ -114,7 +119,7 @@ class ViewerApp {
   // most: the queue's and the one being computed).
   int64_t awaiting_index_ = -1;
   int awaiting_skipped_ = 0;
-  ScriptPlayer script_;
+  ScriptRun script_;
   TimingHistory timings_;
   RateMeter display_rate_;
   std::string gl_renderer_;
@@ -175,7 +180,7 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
   state_.source = source_choice_from_cli(options.source);
   state_.loop = options.source.loop;
   state_.realtime = !options.fast;
-  script_ = ScriptPlayer(options.script);
+  script_ = ScriptRun(options.script);
 }
 
 ViewerApp::~ViewerApp() {
@@ -298,11 +303,14 @@ void ViewerApp::seek(int64_t index) {
   if (state_.paused) pipeline_->processing().step();
 }
 
-bool ViewerApp::source_exhausted() const {
+bool ViewerApp::no_frame_coming() const {
+  if (!frame_ || pipeline_frames_ == 0 || awaiting_index_ >= 0) return false;
+  if (frame_->params_generation < latest_generation_) return false;
   const ProcessingStatus processing = pipeline_->processing().status();
-  if (processing.input_ended) return true;
-  // A file holding at its end: done once every pair it delivered was computed and collected.
-  return pipeline_->playback().at_end() && frame_ &&
+  if (processing.input_ended) return frame_->sequence == processing.processed;
+  // A file (or a still pair) holding at its end: done once every pair it delivered was computed
+  // and collected.
+  return pipeline_->playback().at_end() &&
          processing.processed >= pipeline_->capture().status().delivered &&
          frame_->sequence == processing.processed;
 }
@@ -769,6 +777,16 @@ ViewerStatus ViewerApp::make_status() const {
   return status;
 }
 
+bool ViewerApp::report_unrun_script_events() {
+  const std::vector<ScriptEvent> left = script_.never_ran();
+  for (const ScriptEvent& event : left) {
+    std::cerr << "stereoview-viewer: " << never_ran_text(event) << ": the run ended after "
+              << frames_shown_ << " shown frames\n";
+  }
+  // A scripted run (--frames) whose script did not run whole did not show what it asked for.
+  return left.empty() || options_.frames <= 0;
+}
+
 int ViewerApp::run() {
   // The command line's source first: one that cannot be opened ends the run before a window
   // shows anything else.
@@ -822,8 +840,11 @@ int ViewerApp::run() {
     ++gl_frames_;
     display_rate_.tick();
 
+    // A still pair (or a file at its end) brings a frame only when something changes: a timed
+    // script event still may; a frame-numbered one past the last frame never runs.
     const bool ended_early = options_.frames > 0 && frames_shown_ < options_.frames &&
-                             pipeline_frames_ > 0 && gl_frames_ >= 3 && source_exhausted();
+                             gl_frames_ >= 3 && no_frame_coming() &&
+                             !script_.timed_event_pending();
     if (ended_early) {
       std::printf("the source ended after %lld shown frames (of --frames %d)\n",
                   static_cast<long long>(frames_shown_), options_.frames);
@@ -836,9 +857,11 @@ int ViewerApp::run() {
     glfwSwapBuffers(window_);
     if (options_.frames > 0 && pipeline_->processing().status().input_ended && !frame_) {
       std::cerr << "stereoview-viewer: the source ended before any frame was shown\n";
+      report_unrun_script_events();
       return 1;
     }
   }
+  if (!report_unrun_script_events()) exit_code_ = 1;
   return exit_code_;
 }
 

@@ -113,11 +113,15 @@ std::string viewer_usage() {
       {"--fast", "play files as fast as possible (default: their own rate)"},
       {"--list-cameras", "list the attached cameras and exit"},
   }, layout);
-  out += "\n" + wrap_paragraph("A source that cannot be opened is an error (exit code 1).");
+  out += "\n" + wrap_paragraph("A source that cannot be opened is an error (exit code 1); a still "
+                               "image pair stays on screen and is matched again whenever a "
+                               "parameter changes.");
   out += "\nRunning:\n";
   out += format_help_rows({
       {"--engine cpu|cuda|auto", "stereo engine (default auto)"},
-      {"--frames N", "quit after N processed frames were shown"},
+      {"--frames N",
+       "quit after N shown frames (a still pair shows one, and one more after each parameter "
+       "change); script events that never ran are listed and make the exit code 1"},
       {"--screenshot PATH",
        "write a PNG of the whole window after the last frame (missing folders are created)"},
       {"--script FILE", "timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'"},

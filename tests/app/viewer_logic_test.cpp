@@ -1,6 +1,6 @@
 // The viewer's logic that needs no display: its command line (every parameter flag of the
-// stereoview CLI, the same way), its --help text (run as the real binary) and the checks of
-// output paths.
+// stereoview CLI, the same way), its --help text (run as the real binary), the checks of output
+// paths and the script's progress.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -16,6 +16,7 @@
 #include "tests/app/process_runner.h"
 #include "ui/help_table.h"
 #include "ui/output_paths.h"
+#include "ui/script_run.h"
 #include "ui/viewer_options.h"
 
 namespace sv {
@@ -214,6 +215,20 @@ TEST(OutputPaths, AScriptsSnapshotFolderAndRecordingFileAreCheckedBeforeTheRun) 
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("s.txt:1: record"), std::string::npos) << e.what();
   }
+}
+
+TEST(ScriptRun, ListsTheEventsThatNeverRanAndWhetherATimedOneMayStillCome) {
+  ScriptRun run(parse_param_script("at frame 1 set p2 = 150\n"
+                                   "at frame 5 colormap gray\n"
+                                   "at 2 layout 4\n"));
+  EXPECT_TRUE(run.timed_event_pending());
+  EXPECT_EQ(run.due(0.0, 1).size(), 1u);
+  EXPECT_EQ(run.due(2.5, 1).size(), 1u);
+  EXPECT_FALSE(run.timed_event_pending());
+  const std::vector<ScriptEvent> left = run.never_ran();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].line, 2);
+  EXPECT_EQ(never_ran_text(left[0]), "script line 2 (at frame 5: colormap gray) never ran");
 }
 
 }  // namespace
