@@ -47,16 +47,25 @@ const char* const kEngineKinds[] = {"auto", "cpu", "cuda"};
 
 void engine_section(ViewerState& state, const ViewerStatus& status) {
   if (!ImGui::CollapsingHeader("Engine and algorithm", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  int engine = 0;
-  for (int i = 0; i < 3; ++i) {
-    if (state.engine_kind == kEngineKinds[i]) engine = i;
-  }
-  if (ImGui::Combo("engine", &engine, "auto\0cpu\0cuda\0")) {
-    state.engine_kind = kEngineKinds[engine];
-    state.requests.engine_changed = true;
+  // The box shows the kind the processing thread accepted, never a refused request.
+  const std::string& shown = state.engine.kind();
+  if (ImGui::BeginCombo("engine", shown.c_str())) {
+    for (const char* kind : kEngineKinds) {
+      if (ImGui::Selectable(kind, shown == kind) && shown != kind) state.requests.engine = kind;
+    }
+    ImGui::EndCombo();
   }
   help_tooltip("auto: CUDA when a device is present, else the CPU reference engine.");
   ImGui::Text("running: %s", status.processing.engine.c_str());
+  if (!state.engine.pending().empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(switching to %s)", state.engine.pending().c_str());
+  }
+  if (!state.engine.refusal().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.4f, 1));
+    ImGui::TextWrapped("%s", state.engine.refusal().c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Text("display path: %s", display_path_name(status.display_path));
   help_tooltip("How the disparity reaches its GL texture: straight from CUDA (interop) or copied "
                "from host memory. GL renderer: " + status.gl_renderer);

@@ -83,7 +83,8 @@ class ViewerApp {
   void start_pipeline(const SourceChoice& choice, OpenedSource opened, int64_t seek_to = -1);
   void seek(int64_t index);
   // No frame will come unless something changes: the source ended or holds at its end, every
-  // pair it delivered was shown and the frame on screen has the latest parameters.
+  // pair it delivered was shown, the frame on screen has the latest parameters and no engine
+  // switch is in flight.
   bool no_frame_coming() const;
   // Reports the script events that never ran; false when that fails a scripted run.
   bool report_unrun_script_events();
@@ -169,7 +170,7 @@ class ViewerApp {
 ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
   state_.settings = options.settings;
   state_.params = options.params;
-  state_.engine_kind = options.engine;
+  state_.engine = EngineChoice(options.engine);
   state_.scene.width = options.scene_width;
   state_.scene.height = options.scene_height;
   state_.scene.max_disparity =
@@ -272,10 +273,12 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   }
   auto pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
                                                   state_.loop, state_.realtime, notices_.sink(),
-                                                  state_.engine_kind, state_.params, interop_);
+                                                  state_.engine.kind(), state_.params, interop_);
   pipeline_ = std::move(pipeline);  // the old pipeline's threads stop here
   pipeline_->processing().set_paused(state_.paused);
   if (state_.paused) pipeline_->processing().step();  // show the new source's first frame
+  // A switch still in flight goes to the new processing thread.
+  if (!state_.engine.pending().empty()) pipeline_->processing().request_engine(state_.engine.pending());
   state_.active_source = choice;
   state_.source_error.clear();
   state_.source_notices.clear();
@@ -305,7 +308,7 @@ void ViewerApp::seek(int64_t index) {
 
 bool ViewerApp::no_frame_coming() const {
   if (!frame_ || pipeline_frames_ == 0 || awaiting_index_ >= 0) return false;
-  if (frame_->params_generation < latest_generation_) return false;
+  if (frame_->params_generation < latest_generation_ || !state_.engine.pending().empty()) return false;
   const ProcessingStatus processing = pipeline_->processing().status();
   if (processing.input_ended) return frame_->sequence == processing.processed;
   // A file (or a still pair) holding at its end: done once every pair it delivered was computed
@@ -332,7 +335,10 @@ void ViewerApp::update_calibration() {
 
 void ViewerApp::collect_results() {
   ProcessingThread& processing = pipeline_->processing();
-  for (const std::string& message : processing.take_messages()) state_.add_log(message);
+  for (const std::string& message : processing.take_messages()) {
+    state_.add_log(message);
+    state_.engine.observe(message);
+  }
   for (const std::string& notice : notices_.take()) {
     state_.add_log("source: " + notice);
     state_.source_notices.push_back(notice);
@@ -464,10 +470,7 @@ void ViewerApp::apply_script_event(const ScriptEvent& event) {
     case ScriptAction::Colormap: state_.settings.colormap = parse_colormap(event.value); break;
     case ScriptAction::Layout: state_.settings.layout = std::stoi(event.value); break;
     case ScriptAction::View: state_.settings.views[0] = parse_view_kind(event.value); break;
-    case ScriptAction::Engine:
-      state_.engine_kind = event.value;
-      state_.requests.engine_changed = true;
-      break;
+    case ScriptAction::Engine: state_.requests.engine = event.value; break;
     case ScriptAction::Pause:
       if (!state_.paused) state_.requests.toggle_pause = true;
       break;
@@ -632,7 +635,9 @@ void ViewerApp::apply_requests() {
   state_.requests = PanelRequests{};
   ProcessingThread& processing = pipeline_->processing();
   if (requests.params_changed) latest_generation_ = processing.set_params(state_.params);
-  if (requests.engine_changed) processing.request_engine(state_.engine_kind);
+  if (!requests.engine.empty() && state_.engine.request(requests.engine)) {
+    processing.request_engine(requests.engine);
+  }
   if (requests.toggle_pause) {
     state_.paused = !state_.paused;
     processing.set_paused(state_.paused);
@@ -723,10 +728,10 @@ void ViewerApp::render_views(const FrameLayout& layout) {
 bool ViewerApp::screenshot_due() const {
   if (options_.frames <= 0 || frames_shown_ < options_.frames || !frame_) return false;
   // The last frame must show every parameter change made so far (scripts rely on it), and
-  // ImGui needs a couple of frames to lay out new windows.
-  // After a source switch, the new source's frame.
+  // ImGui needs a couple of frames to lay out new windows. After a source switch, the new
+  // source's frame; after an engine switch, the processing thread's answer (the box shows it).
   return frame_->params_generation >= latest_generation_ && gl_frames_ >= 3 &&
-         pipeline_frames_ > 0;
+         pipeline_frames_ > 0 && state_.engine.pending().empty();
 }
 
 bool ViewerApp::write_screenshot(const FrameLayout& layout) {
@@ -752,6 +757,10 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
                 view_kind_name(state_.settings.views[i]), r.x * sx, r.y * sy, r.w * sx, r.h * sy,
                 textures_->width(), textures_->height());
   }
+  // What the engine box shows beside the engine running: the same kind, or a refusal.
+  std::printf("engine box %s, running %s%s%s\n", state_.engine.kind().c_str(),
+              pipeline_->processing().status().engine.c_str(),
+              state_.engine.refusal().empty() ? "" : ", ", state_.engine.refusal().c_str());
   std::fflush(stdout);
   return true;
 }

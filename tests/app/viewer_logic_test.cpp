@@ -1,19 +1,23 @@
 // The viewer's logic that needs no display: its command line (every parameter flag of the
 // stereoview CLI, the same way), its --help text (run as the real binary), the checks of output
-// paths and the script's progress.
+// paths, the engine box's state against a real processing thread and the script's progress.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "src/app/cli_options.h"
+#include "src/app/processing_thread.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
 #include "tests/app/process_runner.h"
+#include "ui/engine_choice.h"
 #include "ui/help_table.h"
 #include "ui/output_paths.h"
 #include "ui/script_run.h"
@@ -215,6 +219,59 @@ TEST(OutputPaths, AScriptsSnapshotFolderAndRecordingFileAreCheckedBeforeTheRun) 
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("s.txt:1: record"), std::string::npos) << e.what();
   }
+}
+
+// An engine named after its kind; "cuda" cannot be made, like on a machine without a device.
+class NamedEngine : public StereoEngine {
+ public:
+  explicit NamedEngine(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+    DisparityResult result;
+    result.disparity = ImageF32(left.width(), left.height(), 1.0f);
+    return result;
+  }
+
+ private:
+  std::string name_;
+};
+
+// Feeds the thread's messages to `choice` until it has no request in flight (or 5 s pass).
+void settle(EngineChoice& choice, ProcessingThread& processing) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!choice.pending().empty() && std::chrono::steady_clock::now() < deadline) {
+    for (const std::string& message : processing.take_messages()) choice.observe(message);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+TEST(EngineChoice, TheBoxShowsTheEngineRunningAndWhyASwitchWasRefused) {
+  PairQueue queue(2, QueueFullPolicy::Block);
+  EngineFactory factory = [](const std::string& kind, std::ostream&) {
+    if (kind == "cuda") throw RuntimeError("--engine cuda: no CUDA device; use --engine cpu");
+    return std::unique_ptr<StereoEngine>(new NamedEngine(kind == "auto" ? "cpu" : kind));
+  };
+  ProcessingThread processing(queue, factory, "cpu", StereoParams{});
+  processing.start();
+  EngineChoice choice("cpu");
+
+  ASSERT_TRUE(choice.request("cuda"));
+  processing.request_engine("cuda");
+  settle(choice, processing);
+  EXPECT_EQ(choice.kind(), "cpu");  // not "cuda": the CPU engine runs on
+  EXPECT_EQ(processing.status().engine, "cpu");
+  EXPECT_NE(choice.refusal().find("cuda refused: "), std::string::npos) << choice.refusal();
+  EXPECT_NE(choice.refusal().find("no CUDA device"), std::string::npos) << choice.refusal();
+  EXPECT_FALSE(choice.request("cuda"));  // refused again: nothing to ask, the reason stands
+  EXPECT_FALSE(choice.request("cpu"));   // already running
+
+  ASSERT_TRUE(choice.request("auto"));
+  processing.request_engine("auto");
+  settle(choice, processing);
+  EXPECT_EQ(choice.kind(), "auto");
+  EXPECT_TRUE(choice.refusal().empty());
+  EXPECT_TRUE(choice.pending().empty());
+  processing.stop();
 }
 
 TEST(ScriptRun, ListsTheEventsThatNeverRanAndWhetherATimedOneMayStillCome) {

@@ -826,6 +826,20 @@ TEST_F(ViewerStillPairTest, AStillPairIsMatchedAgainAfterAScriptedChange) {
   EXPECT_LT(changed_share(after_change, read_image_rgb(path("still_past.png")), p), 0.001);
 }
 
+// The engine box shows the engine that runs: after a switch to cuda it says cuda where the CUDA
+// engine started, else the engine kept, with the reason cuda was refused.
+TEST_F(ViewerTest, TheEngineBoxShowsTheEngineRunningAfterASwitch) {
+  const std::string script = write_file("engine.script", "at frame 1 engine cuda\n");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "3", "--script", script,
+                                    "--screenshot", path("engine.png")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto at = run.out.find("engine box ");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  const std::string line = run.out.substr(at, run.out.find('\n', at) - at);
+  if (line.find("engine box cuda, running cuda") == 0) return;  // a machine with a CUDA device
+  EXPECT_EQ(line.find("engine box cpu, running cpu, cuda refused: "), 0u) << line;
+}
+
 TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
   const ViewerRun run = run_viewer({"--help"});
   EXPECT_EQ(run.exit_code, 0);
