@@ -13,7 +13,6 @@
 #include "src/core/param_table.h"
 #include "ui/output_paths.h"
 #include "ui/source_panel.h"
-#include "ui/timings_panel.h"
 
 namespace sv {
 namespace {
@@ -282,7 +281,7 @@ bool draw_param_widget(StereoParams& params, const std::string& key) {
   return changed;
 }
 
-float draw_main_menu(ViewerState& state) {
+float draw_main_menu(ViewerState& state, const ViewerStatus& status) {
   float height = 0.0f;
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
@@ -294,6 +293,16 @@ float draw_main_menu(ViewerState& state) {
       if (ImGui::MenuItem("Control panel", "H", state.settings.show_panel)) {
         state.settings.show_panel = !state.settings.show_panel;
       }
+      if (ImGui::MenuItem("Timings", "T", state.settings.show_timings)) {
+        state.settings.show_timings = !state.settings.show_timings;
+      }
+      if (ImGui::MenuItem("Dock timings under the views", nullptr, false, !status.timings_docked)) {
+        state.requests.dock_timings = true;
+        state.settings.show_timings = true;
+      }
+      if (ImGui::MenuItem("Dock the Recording window", nullptr, false, !status.recording_docked)) {
+        state.requests.dock_recording = true;
+      }
       if (ImGui::MenuItem("Fullscreen", "F11")) state.requests.toggle_fullscreen = true;
       if (ImGui::MenuItem("Fit image")) state.transform = ViewTransform{};
       ImGui::EndMenu();
@@ -304,12 +313,16 @@ float draw_main_menu(ViewerState& state) {
       ImGui::TextUnformatted("Space        pause / resume");
       ImGui::TextUnformatted("Right arrow  step one frame (paused)");
       ImGui::TextUnformatted("S            snapshot");
+      ImGui::TextUnformatted("R            record / stop");
       ImGui::TextUnformatted("H            hide / show the panel");
+      ImGui::TextUnformatted("T            hide / show the timings");
       ImGui::TextUnformatted("F11          fullscreen");
       ImGui::TextUnformatted("Q, Esc       quit");
       ImGui::Separator();
       ImGui::TextUnformatted("Mouse wheel zooms about the cursor, drag pans,");
       ImGui::TextUnformatted("double click fits the image.");
+      ImGui::TextUnformatted("Drag a docked window by its title to float it;");
+      ImGui::TextUnformatted("View > Dock puts it back.");
       ImGui::EndMenu();
     }
     ImGui::TextDisabled("  %s", state.paused ? "paused" : "");
@@ -331,9 +344,6 @@ void draw_control_panel(ViewerState& state, const ViewerStatus& status, const Re
     parameters_section(state);
     display_section(state);
     run_section(state, status);
-    if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
-      draw_timings_section(status);
-    }
     if (ImGui::CollapsingHeader("Log", ImGuiTreeNodeFlags_DefaultOpen)) {
       for (const std::string& line : state.log) ImGui::TextWrapped("%s", line.c_str());
     }

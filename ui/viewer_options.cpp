@@ -138,12 +138,14 @@ std::string viewer_usage() {
        "depth readout Z = F * B / d (synthetic scene: its own)"},
       {"--window-size WxH", "window size (default 1280x800)"},
       {"--hide-panel", "start without the control panel (H shows it)"},
+      {"--hide-timings", "start without the Timings window (T shows it)"},
       {"--epipolar-lines", "horizontal lines across the left and right views"},
       {"--shader-dir DIR", "where view.vert and view.frag are"},
   }, layout);
   out += "\n" + wrap_paragraph(
-                    "Keys: Space pause, Right step, S snapshot, R record, H hide the panel, F11 "
-                    "fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double click fits.");
+                    "Keys: Space pause, Right step, S snapshot, R record, H hide the panel, T hide "
+                    "the timings, F11 fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double "
+                    "click fits.");
   out += "\nParameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
   std::vector<HelpRow> params;
   for (const auto& d : param_table()) {
@@ -236,6 +238,8 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       options.settings.epipolar_lines = true;
     } else if (flag == "--hide-panel") {
       options.settings.show_panel = false;
+    } else if (flag == "--hide-timings") {
+      options.settings.show_timings = false;
     } else if (flag == "--shader-dir") {
       options.shader_dir = value();
     } else if (flag == "--preset") {

@@ -32,6 +32,8 @@ struct PanelRequests {
   int64_t seek_to = -1;           // a frame of a file to jump to
   bool playback_changed = false;  // loop or pace switched
   bool toggle_fullscreen = false;
+  bool dock_timings = false;      // View > Dock timings
+  bool dock_recording = false;    // View > Dock the Recording window
   bool quit = false;
 };
 
@@ -81,6 +83,8 @@ struct ViewerStatus {
   bool source_at_end = false;  // a file that ended and holds its last frame
   CursorReadout cursor;
   const TimingHistory* timings = nullptr;
+  bool timings_docked = true;
+  bool recording_docked = true;
 };
 
 }  // namespace sv

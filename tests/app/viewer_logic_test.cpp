@@ -1,6 +1,7 @@
 // The viewer's logic that needs no display: its command line (every parameter flag of the
 // stereoview CLI, the same way), its --help text (run as the real binary), the checks of output
-// paths, the engine box's state against a real processing thread and the script's progress.
+// paths, the engine box's state against a real processing thread, the script's progress and the
+// window layout (nothing covers the views, the timings are on screen).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -18,6 +19,7 @@
 #include "src/core/param_table.h"
 #include "tests/app/process_runner.h"
 #include "ui/engine_choice.h"
+#include "ui/frame_layout.h"
 #include "ui/help_table.h"
 #include "ui/output_paths.h"
 #include "ui/script_run.h"
@@ -105,6 +107,8 @@ TEST(ViewerCommandLine, TheBlockMatchingWindowAndTheWindowSizeHaveTheirOwnFlags)
   }
   // Checked before the run, as the CLI does: a calibration means nothing to the synthetic scene.
   EXPECT_THROW(parse_viewer({"--calib", "rig.yaml"}), ViewerUsageError);
+  EXPECT_FALSE(parse_viewer({"--hide-timings"}).settings.show_timings);
+  EXPECT_TRUE(parse_viewer({}).settings.show_timings);
 }
 
 TEST(HelpTable, AFlagTooLongForItsColumnGetsALineOfItsOwn) {
@@ -174,7 +178,7 @@ TEST(ViewerHelp, EveryLineFitsAndNoFlagRunsIntoItsDescription) {
     EXPECT_EQ(text.rfind(d.help, 0), 0u) << d.key << ": " << text;
     EXPECT_NE(text.find("(default " + d.get(StereoParams{}) + ")"), std::string::npos) << text;
   }
-  for (const char* flag : {"--window-size", "--screenshot", "--frames"}) {
+  for (const char* flag : {"--window-size", "--screenshot", "--frames", "--hide-timings"}) {
     EXPECT_TRUE(descriptions.count(flag)) << flag;
   }
 }
@@ -286,6 +290,79 @@ TEST(ScriptRun, ListsTheEventsThatNeverRanAndWhetherATimedOneMayStillCome) {
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0].line, 2);
   EXPECT_EQ(never_ran_text(left[0]), "script line 2 (at frame 5: colormap gray) never ran");
+}
+
+LayoutInputs default_inputs(float w, float h) {
+  LayoutInputs in;
+  in.window_w = w;
+  in.window_h = h;
+  in.menu_height = 19;
+  in.views = {ViewKind::Disparity, ViewKind::Left, ViewKind::Right, ViewKind::Confidence};
+  in.disparity_bar_w = 80;
+  in.confidence_bar_w = 78;
+  in.timings_docked = true;
+  in.timings_height = 230;
+  in.recording_docked = true;
+  in.recording_height = 19;
+  in.image_w = 640;
+  in.image_h = 480;
+  return in;
+}
+
+bool inside(const Rect& r, float w, float h) {
+  return r.x >= 0 && r.y >= 0 && r.x + r.w <= w + 0.01f && r.y + r.h <= h + 0.01f;
+}
+
+TEST(FrameLayout, NothingCoversTheViewsAndTheTimingsAreOnScreen) {
+  for (auto [w, h] : {std::pair{1024.0f, 640.0f}, {1280.0f, 800.0f}, {1900.0f, 1060.0f}}) {
+    for (int views : {1, 2, 4}) {
+      for (bool panel : {true, false}) {
+        for (bool timings : {true, false}) {
+          LayoutInputs in = default_inputs(w, h);
+          in.layout = views;
+          in.show_panel = panel;
+          in.timings_docked = timings;
+          const FrameLayout l = compute_frame_layout(in);
+          const std::string where = std::to_string(static_cast<int>(w)) + "x" +
+                                    std::to_string(static_cast<int>(h)) + " layout " +
+                                    std::to_string(views) + (panel ? " panel" : "") +
+                                    (timings ? " timings" : "");
+          std::vector<std::pair<const char*, Rect>> parts = {
+              {"panel", l.panel},         {"recording", l.recording},
+              {"timings", l.timings},     {"views", l.views},
+              {"disparity bar", l.disparity_bar}, {"confidence bar", l.confidence_bar}};
+          for (size_t i = 0; i < l.cells.size(); ++i) parts.push_back({"image", l.images[i]});
+          for (size_t i = 0; i < parts.size(); ++i) {
+            EXPECT_TRUE(inside(parts[i].second, w, h)) << where << ": " << parts[i].first;
+            for (size_t j = i + 1; j < parts.size(); ++j) {
+              if (parts[j].first == std::string("image") && parts[i].first == std::string("views")) continue;
+              if (parts[i].first == std::string("image") && parts[j].first == std::string("image")) continue;
+              EXPECT_FALSE(overlaps(parts[i].second, parts[j].second))
+                  << where << ": " << parts[i].first << " and " << parts[j].first;
+            }
+          }
+          EXPECT_GT(l.recording.w, 0.0f) << where;
+          EXPECT_EQ(l.timings.w > 0.0f, timings) << where;
+          if (timings) {
+            EXPECT_FLOAT_EQ(l.timings.h, 230.0f) << where;
+          }
+          EXPECT_EQ(l.confidence_bar.w > 0.0f, views == 4) << where;  // only view 4 is confidence
+          EXPECT_GT(l.disparity_bar.w, 0.0f) << where;
+        }
+      }
+    }
+  }
+}
+
+TEST(FrameLayout, AnOpenedRecordingWindowTakesItsHeightFromThePanelColumn) {
+  LayoutInputs in = default_inputs(1280, 800);
+  in.recording_height = 200;
+  const FrameLayout l = compute_frame_layout(in);
+  EXPECT_FLOAT_EQ(l.recording.y, 600.0f);
+  EXPECT_FLOAT_EQ(l.panel.y + l.panel.h, 600.0f);
+  in.recording_docked = false;  // dragged away: the panel column is the panel's again
+  EXPECT_FLOAT_EQ(compute_frame_layout(in).panel.h, 800.0f - 19.0f);
+  EXPECT_EQ(compute_frame_layout(in).recording.w, 0.0f);
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 // opened from the command line or switched to by a script; a missing file in a script leaves the
 // viewer on the source it runs, on the command line it is an error; a calibration's Q gives depth
 // and the epipolar lines land on their rows. A still pair the test writes is matched again after
-// a scripted change.
+// a scripted change. With the screenshot the viewer prints where its windows and colour bars are:
+// the timings are on screen at the default size and no window covers a view.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -91,7 +92,8 @@ class XvfbServer {
       const std::string lock = "/tmp/.X" + std::to_string(display) + "-lock";
       if (exists(socket) || exists(lock)) continue;
       const std::string name = ":" + std::to_string(display);
-      std::vector<std::string> args = {xvfb, name, "-screen", "0", "1280x800x24", "-nolisten", "tcp"};
+      // Room for the largest window a test opens (1900x1060).
+      std::vector<std::string> args = {xvfb, name, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"};
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -442,7 +444,8 @@ TEST_F(ViewerTest, TheConfidenceViewShowsTheEnginesConfidenceOnceItIsOn) {
     std::vector<Rgb8> colours;
     if (!p.found || run.exit_code != 0) return colours;
     const ImageRgb8 shot = read_image_rgb(path(name));
-    for (int y = 4; y < kSceneHeight - 4; y += 5) {
+    // Below the view's name, drawn over the image's top rows where it fills its cell.
+    for (int y = 16; y < kSceneHeight - 4; y += 5) {
       for (int x = kSceneDisparity + 8; x < kSceneWidth - 4; x += 5) {
         colours.push_back(shown_pixel(shot, p, x, y));
       }
@@ -715,6 +718,55 @@ TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
   EXPECT_NE(run.err.find("bad.script:1: unknown parameter \"p3\""), std::string::npos) << run.err;
 }
 
+// A rectangle the viewer printed with its screenshot ("window Timings at X Y size W H, ..."),
+// in screenshot pixels.
+struct PrintedRect {
+  bool found = false;
+  float x = 0, y = 0, w = 0, h = 0;
+  std::string note;  // what follows the size, e.g. ", content fits"
+  bool overlaps(const PrintedRect& o) const {
+    return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h;
+  }
+  bool inside(int width, int height) const {
+    return x >= 0 && y >= 0 && x + w <= width + 0.5f && y + h <= height + 0.5f;
+  }
+};
+
+PrintedRect printed_rect(const std::string& out, const std::string& what) {
+  PrintedRect r;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(what + " at ", 0) != 0) continue;
+    int used = 0;
+    if (std::sscanf(line.c_str() + what.size(), " at %f %f size %f %f%n", &r.x, &r.y, &r.w, &r.h,
+                    &used) == 4) {
+      r.found = true;
+      r.note = line.substr(what.size() + used);
+    }
+  }
+  return r;
+}
+
+// The view images the viewer printed ("view 0 disparity image at ..."), in order.
+std::vector<PrintedRect> printed_views(const std::string& out) {
+  std::vector<PrintedRect> views;
+  for (int i = 0; i < 4; ++i) {
+    std::istringstream lines(out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      PrintedRect r;
+      char kind[32];
+      if (std::sscanf(line.c_str(), ("view " + std::to_string(i) + " %31s image at %f %f size %f %f").c_str(),
+                      kind, &r.x, &r.y, &r.w, &r.h) == 5) {
+        r.found = true;
+        views.push_back(r);
+      }
+    }
+  }
+  return views;
+}
+
 TEST_F(ViewerTest, TheScreenshotMakesItsFoldersAndAPathThatCannotBeWrittenFailsBeforeTheRun) {
   const std::string shot_path = path("new/nested/folders/shot.png");
   ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "1", "--screenshot", shot_path});
@@ -824,6 +876,60 @@ TEST_F(ViewerStillPairTest, AStillPairIsMatchedAgainAfterAScriptedChange) {
   EXPECT_NE(run.err.find("script line 2 (at frame 4: colormap gray) never ran"), std::string::npos)
       << run.err;
   EXPECT_LT(changed_share(after_change, read_image_rgb(path("still_past.png")), p), 0.001);
+}
+
+TEST_F(ViewerTest, TheTimingsAndRecordingWindowsAreOnScreenAndCoverNoView) {
+  struct Case {
+    std::string window_size;  // "" : the viewer's default, 1280x800
+    int width, height;
+    const char* layout;
+  };
+  for (const Case& c : {Case{"", 1280, 800, "2"}, Case{"", 1280, 800, "4"},
+                        Case{"1900x1060", 1900, 1060, "4"}}) {
+    const std::string where = std::to_string(c.width) + "x" + std::to_string(c.height) +
+                              " layout " + c.layout;
+    const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "2", "--layout", c.layout,
+                                      "--screenshot", path("windows.png")},
+                                     c.window_size);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::vector<PrintedRect> views = printed_views(run.out);
+    ASSERT_EQ(views.size(), static_cast<size_t>(std::stoi(c.layout))) << run.out;
+    const PrintedRect timings = printed_rect(run.out, "window Timings");
+    ASSERT_TRUE(timings.found) << where << "\n" << run.out;
+    EXPECT_TRUE(timings.inside(c.width, c.height)) << where << "\n" << run.out;
+    EXPECT_EQ(timings.note, ", content fits") << where << "\n" << run.out;
+    const PrintedRect recording = printed_rect(run.out, "window Recording");
+    ASSERT_TRUE(recording.found) << where << "\n" << run.out;
+    EXPECT_TRUE(recording.inside(c.width, c.height)) << where << "\n" << run.out;
+    for (size_t i = 0; i < views.size(); ++i) {
+      EXPECT_FALSE(timings.overlaps(views[i])) << where << ": timings over view " << i;
+      EXPECT_FALSE(recording.overlaps(views[i])) << where << ": recording over view " << i;
+    }
+  }
+}
+
+TEST_F(ViewerTest, TheConfidenceViewHasAColourBarFromZeroToOne) {
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "2", "--layout", "1", "--view",
+                                    "confidence", "--confidence", "--screenshot",
+                                    path("confidence_bar.png")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const PrintedRect bar = printed_rect(run.out, "colour bar confidence");
+  ASSERT_TRUE(bar.found) << run.out;
+  EXPECT_FALSE(printed_rect(run.out, "colour bar disparity").found) << "no disparity view shown";
+  const PrintedRect view = printed_views(run.out).at(0);
+  EXPECT_FALSE(bar.overlaps(view));
+  ASSERT_GT(bar.h, 100.0f);
+  // The view's colours (inferno over 0..1), 1 at the top, 0 at the bottom.
+  const ImageRgb8 shot = read_image_rgb(path("confidence_bar.png"));
+  const int x = static_cast<int>(bar.x + 0.5f * bar.w);
+  for (int k = 0; k <= 10; ++k) {
+    const float expected = 1.0f - (k + 0.5f) / 11.0f;
+    const int y = static_cast<int>(bar.y + (k + 0.5f) / 11.0f * bar.h);
+    const Rgb8 c = shot.at(x, y);
+    EXPECT_LE(colour_distance(c, colormap_color(Colormap::Inferno, disparity_of_colour(c, Colormap::Inferno, 1.0f))), 6)
+        << "row " << y << " not an inferno colour";
+    EXPECT_NEAR(disparity_of_colour(c, Colormap::Inferno, 1.0f), expected, 0.05) << "row " << y;
+  }
 }
 
 // The engine box shows the engine that runs: after a switch to cuda it says cuda where the CUDA
