@@ -11,8 +11,8 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
+#include "ui/output_paths.h"
 #include "ui/source_panel.h"
-#include "ui/timings_panel.h"
 
 namespace sv {
 namespace {
@@ -46,16 +46,25 @@ const char* const kEngineKinds[] = {"auto", "cpu", "cuda"};
 
 void engine_section(ViewerState& state, const ViewerStatus& status) {
   if (!ImGui::CollapsingHeader("Engine and algorithm", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  int engine = 0;
-  for (int i = 0; i < 3; ++i) {
-    if (state.engine_kind == kEngineKinds[i]) engine = i;
-  }
-  if (ImGui::Combo("engine", &engine, "auto\0cpu\0cuda\0")) {
-    state.engine_kind = kEngineKinds[engine];
-    state.requests.engine_changed = true;
+  // The box shows the kind the processing thread accepted, never a refused request.
+  const std::string& shown = state.engine.kind();
+  if (ImGui::BeginCombo("engine", shown.c_str())) {
+    for (const char* kind : kEngineKinds) {
+      if (ImGui::Selectable(kind, shown == kind) && shown != kind) state.requests.engine = kind;
+    }
+    ImGui::EndCombo();
   }
   help_tooltip("auto: CUDA when a device is present, else the CPU reference engine.");
   ImGui::Text("running: %s", status.processing.engine.c_str());
+  if (!state.engine.pending().empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(switching to %s)", state.engine.pending().c_str());
+  }
+  if (!state.engine.refusal().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.4f, 1));
+    ImGui::TextWrapped("%s", state.engine.refusal().c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Text("display path: %s", display_path_name(status.display_path));
   help_tooltip("How the disparity reaches its GL texture: straight from CUDA (interop) or copied "
                "from host memory. GL renderer: " + status.gl_renderer);
@@ -91,6 +100,7 @@ void parameters_section(ViewerState& state) {
   help_tooltip("key = value lines, the format of the CLI's --preset.");
   if (ImGui::Button("Save")) {
     try {
+      create_parent_folders(state.preset_path, "preset");
       save_preset_file(state.preset_path, state.params);
       state.add_log("preset saved to " + state.preset_path);
     } catch (const std::exception& e) {
@@ -271,7 +281,7 @@ bool draw_param_widget(StereoParams& params, const std::string& key) {
   return changed;
 }
 
-float draw_main_menu(ViewerState& state) {
+float draw_main_menu(ViewerState& state, const ViewerStatus& status) {
   float height = 0.0f;
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
@@ -283,6 +293,16 @@ float draw_main_menu(ViewerState& state) {
       if (ImGui::MenuItem("Control panel", "H", state.settings.show_panel)) {
         state.settings.show_panel = !state.settings.show_panel;
       }
+      if (ImGui::MenuItem("Timings", "T", state.settings.show_timings)) {
+        state.settings.show_timings = !state.settings.show_timings;
+      }
+      if (ImGui::MenuItem("Dock timings under the views", nullptr, false, !status.timings_docked)) {
+        state.requests.dock_timings = true;
+        state.settings.show_timings = true;
+      }
+      if (ImGui::MenuItem("Dock the Recording window", nullptr, false, !status.recording_docked)) {
+        state.requests.dock_recording = true;
+      }
       if (ImGui::MenuItem("Fullscreen", "F11")) state.requests.toggle_fullscreen = true;
       if (ImGui::MenuItem("Fit image")) state.transform = ViewTransform{};
       ImGui::EndMenu();
@@ -293,12 +313,16 @@ float draw_main_menu(ViewerState& state) {
       ImGui::TextUnformatted("Space        pause / resume");
       ImGui::TextUnformatted("Right arrow  step one frame (paused)");
       ImGui::TextUnformatted("S            snapshot");
+      ImGui::TextUnformatted("R            record / stop");
       ImGui::TextUnformatted("H            hide / show the panel");
+      ImGui::TextUnformatted("T            hide / show the timings");
       ImGui::TextUnformatted("F11          fullscreen");
       ImGui::TextUnformatted("Q, Esc       quit");
       ImGui::Separator();
       ImGui::TextUnformatted("Mouse wheel zooms about the cursor, drag pans,");
       ImGui::TextUnformatted("double click fits the image.");
+      ImGui::TextUnformatted("Drag a docked window by its title to float it;");
+      ImGui::TextUnformatted("View > Dock puts it back.");
       ImGui::EndMenu();
     }
     ImGui::TextDisabled("  %s", state.paused ? "paused" : "");
@@ -320,9 +344,6 @@ void draw_control_panel(ViewerState& state, const ViewerStatus& status, const Re
     parameters_section(state);
     display_section(state);
     run_section(state, status);
-    if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
-      draw_timings_section(status);
-    }
     if (ImGui::CollapsingHeader("Log", ImGuiTreeNodeFlags_DefaultOpen)) {
       for (const std::string& line : state.log) ImGui::TextWrapped("%s", line.c_str());
     }

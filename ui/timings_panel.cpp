@@ -6,58 +6,98 @@
 #include <cstdio>
 
 namespace sv {
+namespace {
 
-void draw_timings_section(const ViewerStatus& status) {
-  ImGui::Text("capture %5.1f fps   processing %5.1f fps   display %5.1f fps",
-              status.capture.frames_per_second, status.processing.frames_per_second,
-              status.display_fps);
-  ImGui::Text("pairs delivered %lld, dropped %llu", static_cast<long long>(status.capture.delivered),
+void draw_rates(const ViewerStatus& status) {
+  ImGui::Text("capture     %6.1f fps", status.capture.frames_per_second);
+  ImGui::Text("processing  %6.1f fps", status.processing.frames_per_second);
+  ImGui::Text("display     %6.1f fps", status.display_fps);
+  ImGui::Text("pairs %lld, dropped %llu", static_cast<long long>(status.capture.delivered),
               static_cast<unsigned long long>(status.capture.dropped));
-  ImGui::Text("GPU memory: %s", status.gpu_memory.c_str());
-  if (!status.timings) return;
-  const TimingHistory& history = *status.timings;
+  ImGui::TextWrapped("GPU memory: %s", status.gpu_memory.c_str());
+}
 
+void draw_frame_plot(const TimingHistory& history) {
   const std::vector<float> frame_ms = history.frame_times_ms();
-  if (!frame_ms.empty()) {
-    const float peak = *std::max_element(frame_ms.begin(), frame_ms.end());
-    char overlay[64];
-    snprintf(overlay, sizeof overlay, "frame %.1f ms (max %.1f)", frame_ms.back(), peak);
-    ImGui::PlotLines("##frame_time", frame_ms.data(), static_cast<int>(frame_ms.size()), 0,
-                     overlay, 0.0f, peak * 1.1f + 0.01f,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 60.0f * ImGui::GetIO().FontGlobalScale));
-  }
+  if (frame_ms.empty()) return;
+  const float peak = *std::max_element(frame_ms.begin(), frame_ms.end());
+  char overlay[64];
+  std::snprintf(overlay, sizeof overlay, "frame %.1f ms (max %.1f)", frame_ms.back(), peak);
+  ImGui::PlotLines("##frame_time", frame_ms.data(), static_cast<int>(frame_ms.size()), 0, overlay,
+                   0.0f, peak * 1.1f + 0.01f,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 60.0f * ImGui::GetIO().FontGlobalScale));
+}
+
+void draw_stage_table(const TimingHistory& history) {
   ImGui::Text("stage times over the last %zu frames (ms)", history.frames());
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (ImGui::BeginTable("stages", 4, flags)) {
-    ImGui::TableSetupColumn("stage", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-    ImGui::TableSetupColumn("last");
-    ImGui::TableSetupColumn("mean");
-    ImGui::TableSetupColumn("max");
-    ImGui::TableHeadersRow();
-    double total_last = 0, total_mean = 0;
-    for (const StageSummary& row : history.summary()) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(row.stage.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", row.last_ms);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", row.mean_ms);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", row.max_ms);
-      total_last += row.last_ms;
-      total_mean += row.mean_ms;
-    }
+  if (!ImGui::BeginTable("stages", 4, flags)) return;
+  ImGui::TableSetupColumn("stage", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableSetupColumn("last");
+  ImGui::TableSetupColumn("mean");
+  ImGui::TableSetupColumn("max");
+  ImGui::TableHeadersRow();
+  double total_last = 0, total_mean = 0;
+  for (const StageSummary& row : history.summary()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("sum of stages");
+    ImGui::TextUnformatted(row.stage.c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", total_last);
+    ImGui::Text("%.2f", row.last_ms);
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", total_mean);
-    ImGui::EndTable();
+    ImGui::Text("%.2f", row.mean_ms);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", row.max_ms);
+    total_last += row.last_ms;
+    total_mean += row.mean_ms;
   }
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("sum of stages");
+  ImGui::TableNextColumn();
+  ImGui::Text("%.2f", total_last);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.2f", total_mean);
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void TimingsWindow::draw(const ViewerStatus& status, const Rect& slot, bool& shown) {
+  drawn_ = false;
+  if (!shown) return;
+  dock_.place(slot);
+  if (dock_.docked()) {
+    // Placed before its first Begin too (WindowDock places windows that exist).
+    ImGui::SetNextWindowPos(ImVec2(slot.x, slot.y), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(slot.w, slot.h), ImGuiCond_FirstUseEver);
+  }
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse;
+  if (dock_.docked()) flags |= ImGuiWindowFlags_NoResize;
+  const bool open = ImGui::Begin("Timings", &shown, flags);
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  rect_ = {pos.x, pos.y, size.x, size.y};
+  if (open) {
+    const float scale = ImGui::GetIO().FontGlobalScale;
+    // Side by side where there is room: the rates and the plot, then the stage table.
+    const bool side_by_side = ImGui::GetContentRegionAvail().x >= 560.0f * scale;
+    if (side_by_side) {
+      ImGui::BeginTable("timings_columns", 2, ImGuiTableFlags_SizingStretchProp);
+      ImGui::TableSetupColumn("rates", ImGuiTableColumnFlags_WidthFixed, 230.0f * scale);
+      ImGui::TableSetupColumn("stages", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableNextColumn();
+    }
+    draw_rates(status);
+    if (status.timings) draw_frame_plot(*status.timings);
+    if (side_by_side) ImGui::TableNextColumn();
+    if (status.timings) draw_stage_table(*status.timings);
+    if (side_by_side) ImGui::EndTable();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    wanted_height_ = ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y;
+    drawn_ = true;
+  }
+  ImGui::End();
 }
 
 }  // namespace sv

@@ -27,12 +27,17 @@
 #include "src/io/png_io.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
+#include "ui/frame_layout.h"
 #include "ui/frame_pipeline.h"
 #include "ui/gpu_memory.h"
-#include "ui/shader_program.h"
+#include "ui/output_paths.h"
 #include "ui/recording_panel.h"
+#include "ui/script_run.h"
+#include "ui/shader_program.h"
 #include "ui/snapshot.h"
+#include "ui/timings_panel.h"
 #include "ui/view_renderer.h"
+#include "ui/window_dock.h"
 #ifdef STEREOVIEW_HAS_CUDA_GL
 #include "cuda/device_disparity.h"
 #include "cuda/device_views.h"
@@ -53,15 +58,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Where everything goes in the window this frame (window coordinates).
-struct FrameLayout {
-  Rect panel;
-  Rect views;       // the area the view cells share
-  Rect colour_bar;  // w == 0 when no view shows disparities
-  std::vector<Rect> cells;
-  std::vector<Rect> images;  // the image inside each cell, after zoom and pan
-};
-
 // The display is capped at this rate so an idle window (Xvfb has no vsync) leaves the CPU to
 // the engine.
 constexpr double kMaxDisplayFps = 60.0;
@@ -77,15 +73,24 @@ class ViewerApp {
   // Opens `choice` and, when that works, replaces the pipeline with one running it (at frame
   // `seek_to` of a file, if >= 0); otherwise logs why and keeps the running one.
   bool switch_source(const SourceChoice& choice, int64_t seek_to = -1);
+  // Replaces the pipeline with one running `opened`; throws what the engine factory throws.
+  void start_pipeline(const SourceChoice& choice, OpenedSource opened, int64_t seek_to = -1);
   void seek(int64_t index);
-  bool source_exhausted() const;
+  // No frame will come unless something changes: the source ended or holds at its end, every
+  // pair it delivered was shown, the frame on screen has the latest parameters and no engine
+  // switch is in flight.
+  bool no_frame_coming() const;
+  // Reports the script events that never ran; false when that fails a scripted run.
+  bool report_unrun_script_events();
+  void draw_docked_windows(const FrameLayout& layout, const ViewerStatus& status);
+  void print_window_placement(float sx, float sy) const;
   void draw_epipolar_lines(const FrameLayout& layout);
   void collect_results();
   void show_views(const ProcessedFrame& frame);
   void play_script(double seconds);
   void apply_script_event(const ScriptEvent& event);
   void refresh_disparity_colours();
-  FrameLayout compute_layout(float menu_height) const;
+  FrameLayout compute_layout(float menu_height);
   void handle_keys();
   void handle_mouse(const FrameLayout& layout);
   void draw_view_overlays(const FrameLayout& layout);
@@ -93,6 +98,8 @@ class ViewerApp {
   void apply_requests();
   void render_views(const FrameLayout& layout);
   bool screenshot_due() const;
+  // The windows the layout sizes by their content were drawn at that size.
+  bool layout_settled() const;
   bool write_screenshot(const FrameLayout& layout);
   ViewerStatus make_status() const;
   void update_calibration();
@@ -111,7 +118,7 @@ class ViewerApp {
   // most: the queue's and the one being computed).
   int64_t awaiting_index_ = -1;
   int awaiting_skipped_ = 0;
-  ScriptPlayer script_;
+  ScriptRun script_;
   TimingHistory timings_;
   RateMeter display_rate_;
   std::string gl_renderer_;
@@ -153,6 +160,10 @@ class ViewerApp {
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
   // Recording (R key, its window); after state_, whose log it writes.
   RecordingPanel recording_{[this](const std::string& line) { state_.add_log(line); }};
+  WindowDock recording_dock_{"Recording"};
+  TimingsWindow timings_window_;
+  FrameLayout layout_;  // this frame's
+  float timings_height_used_ = 0.0f;  // the Timings height this frame's layout gave
   std::optional<StereoGeometry> shown_geometry() const {
     return displayed_geometry(geometry_, state_.active_source.kind == SourceKind::Synthetic, state_.scene);
   }
@@ -161,7 +172,7 @@ class ViewerApp {
 ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
   state_.settings = options.settings;
   state_.params = options.params;
-  state_.engine_kind = options.engine;
+  state_.engine = EngineChoice(options.engine);
   state_.scene.width = options.scene_width;
   state_.scene.height = options.scene_height;
   state_.scene.max_disparity =
@@ -172,7 +183,7 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
   state_.source = source_choice_from_cli(options.source);
   state_.loop = options.source.loop;
   state_.realtime = !options.fast;
-  script_ = ScriptPlayer(options.script);
+  script_ = ScriptRun(options.script);
 }
 
 ViewerApp::~ViewerApp() {
@@ -217,6 +228,8 @@ void ViewerApp::open_window() {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout is computed each frame; nothing to remember
+  // A docked window floats when dragged (window_dock.h): by its title only, never by accident.
+  io.ConfigWindowsMoveFromTitleBarOnly = true;
   ImGui::StyleColorsDark();
   float scale_x = 1.0f, scale_y = 1.0f;
   glfwGetWindowContentScale(window_, &scale_x, &scale_y);
@@ -247,25 +260,29 @@ void ViewerApp::open_window() {
 }
 
 bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
-  std::unique_ptr<FramePipeline> pipeline;
-  OpenedSource opened;
   try {
-    opened = open_source(choice, state_.scene, notices_.sink());
-    if (seek_to > 0 && !opened.source->is_live() && opened.source->seek(seek_to)) {
-      opened.first.reset();  // the pair read to check the source is not the one wanted
-    }
-    pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
-                                               state_.loop, state_.realtime, notices_.sink(),
-                                               state_.engine_kind, state_.params, interop_);
+    start_pipeline(choice, open_source(choice, state_.scene, notices_.sink()), seek_to);
   } catch (const std::exception& e) {
     state_.source_error = e.what();
     state_.add_log(std::string("error: source: ") + e.what() +
                    (pipeline_ ? " (staying on the running source)" : ""));
     return false;
   }
+  return true;
+}
+
+void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, int64_t seek_to) {
+  if (seek_to > 0 && !opened.source->is_live() && opened.source->seek(seek_to)) {
+    opened.first.reset();  // the pair read to check the source is not the one wanted
+  }
+  auto pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
+                                                  state_.loop, state_.realtime, notices_.sink(),
+                                                  state_.engine.kind(), state_.params, interop_);
   pipeline_ = std::move(pipeline);  // the old pipeline's threads stop here
   pipeline_->processing().set_paused(state_.paused);
   if (state_.paused) pipeline_->processing().step();  // show the new source's first frame
+  // A switch still in flight goes to the new processing thread.
+  if (!state_.engine.pending().empty()) pipeline_->processing().request_engine(state_.engine.pending());
   state_.active_source = choice;
   state_.source_error.clear();
   state_.source_notices.clear();
@@ -282,7 +299,6 @@ bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
   if (!opened.calibration_summary.empty()) {
     state_.add_log("depth from the calibration: " + opened.calibration_summary);
   }
-  return true;
 }
 
 void ViewerApp::seek(int64_t index) {
@@ -294,11 +310,14 @@ void ViewerApp::seek(int64_t index) {
   if (state_.paused) pipeline_->processing().step();
 }
 
-bool ViewerApp::source_exhausted() const {
+bool ViewerApp::no_frame_coming() const {
+  if (!frame_ || pipeline_frames_ == 0 || awaiting_index_ >= 0) return false;
+  if (frame_->params_generation < latest_generation_ || !state_.engine.pending().empty()) return false;
   const ProcessingStatus processing = pipeline_->processing().status();
-  if (processing.input_ended) return true;
-  // A file holding at its end: done once every pair it delivered was computed and collected.
-  return pipeline_->playback().at_end() && frame_ &&
+  if (processing.input_ended) return frame_->sequence == processing.processed;
+  // A file (or a still pair) holding at its end: done once every pair it delivered was computed
+  // and collected.
+  return pipeline_->playback().at_end() &&
          processing.processed >= pipeline_->capture().status().delivered &&
          frame_->sequence == processing.processed;
 }
@@ -320,7 +339,10 @@ void ViewerApp::update_calibration() {
 
 void ViewerApp::collect_results() {
   ProcessingThread& processing = pipeline_->processing();
-  for (const std::string& message : processing.take_messages()) state_.add_log(message);
+  for (const std::string& message : processing.take_messages()) {
+    state_.add_log(message);
+    state_.engine.observe(message);
+  }
   for (const std::string& notice : notices_.take()) {
     state_.add_log("source: " + notice);
     state_.source_notices.push_back(notice);
@@ -452,10 +474,7 @@ void ViewerApp::apply_script_event(const ScriptEvent& event) {
     case ScriptAction::Colormap: state_.settings.colormap = parse_colormap(event.value); break;
     case ScriptAction::Layout: state_.settings.layout = std::stoi(event.value); break;
     case ScriptAction::View: state_.settings.views[0] = parse_view_kind(event.value); break;
-    case ScriptAction::Engine:
-      state_.engine_kind = event.value;
-      state_.requests.engine_changed = true;
-      break;
+    case ScriptAction::Engine: state_.requests.engine = event.value; break;
     case ScriptAction::Pause:
       if (!state_.paused) state_.requests.toggle_pause = true;
       break;
@@ -487,26 +506,32 @@ void ViewerApp::apply_script_event(const ScriptEvent& event) {
   }
 }
 
-FrameLayout ViewerApp::compute_layout(float menu_height) const {
+FrameLayout ViewerApp::compute_layout(float menu_height) {
   int width = 0, height = 0;
   glfwGetWindowSize(window_, &width, &height);
-  FrameLayout layout;
-  const float w = static_cast<float>(width), h = static_cast<float>(height) - menu_height;
-  const float panel_w = state_.settings.show_panel ? std::min(430.0f * ui_scale_, 0.5f * w) : 0.0f;
-  layout.panel = {0.0f, menu_height, panel_w, h};
-  bool any_disparity = false;
-  for (int i = 0; i < state_.settings.layout; ++i) {
-    any_disparity = any_disparity || shows_disparity(state_.settings.views[i]);
-  }
-  const float bar_w = any_disparity ? colour_bar_width(state_.settings.calibration) : 0.0f;
-  const float gap = 4.0f * ui_scale_;
-  layout.views = {panel_w + gap, menu_height + gap, std::max(1.0f, w - panel_w - bar_w - 2 * gap),
-                  std::max(1.0f, h - 2 * gap)};
-  layout.colour_bar = {w - bar_w, menu_height, bar_w, h};
-  layout.cells = layout_cells(layout.views, state_.settings.layout, gap);
-  const int iw = textures_->width(), ih = textures_->height();
-  for (const Rect& cell : layout.cells) layout.images.push_back(image_rect(cell, iw, ih, state_.transform));
-  return layout;
+  LayoutInputs in;
+  in.window_w = static_cast<float>(width);
+  in.window_h = static_cast<float>(height);
+  in.menu_height = menu_height;
+  in.ui_scale = ui_scale_;
+  in.show_panel = state_.settings.show_panel;
+  in.layout = state_.settings.layout;
+  in.views = state_.settings.views;
+  in.disparity_bar_w = colour_bar_width(state_.settings.calibration);
+  in.confidence_bar_w = confidence_bar_width();
+  in.timings_docked = state_.settings.show_timings && timings_window_.docked();
+  // Until the window measured its content: the rates, the plot and a table of ten stages.
+  in.timings_height = timings_window_.wanted_height() > 0.0f
+                          ? timings_window_.wanted_height()
+                          : 15.0f * ImGui::GetFrameHeightWithSpacing();
+  timings_height_used_ = in.timings_height;
+  in.recording_docked = recording_dock_.docked();
+  const Rect recording = recording_dock_.rect();
+  in.recording_height = recording.h > 0.0f ? recording.h : ImGui::GetFrameHeight();
+  in.image_w = textures_->width();
+  in.image_h = textures_->height();
+  in.transform = state_.transform;
+  return compute_frame_layout(in);
 }
 
 void ViewerApp::handle_keys() {
@@ -517,6 +542,9 @@ void ViewerApp::handle_keys() {
   if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) state_.requests.snapshot = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) recording_.request_toggle();
   if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) state_.settings.show_panel = !state_.settings.show_panel;
+  if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) {
+    state_.settings.show_timings = !state_.settings.show_timings;
+  }
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) state_.requests.toggle_fullscreen = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_Q, false) || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
     state_.requests.quit = true;
@@ -577,11 +605,12 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
     draw->AddText(ImVec2(cell.x + 4.0f, cell.y + 1.0f), IM_COL32(255, 255, 255, 255), name);
   }
   if (state_.settings.epipolar_lines) draw_epipolar_lines(layout);
-  if (layout.colour_bar.w > 0.0f && frame_) {
-    draw_colour_bar(draw, layout.colour_bar, state_.settings.colormap,
+  if (layout.disparity_bar.w > 0.0f && frame_) {
+    draw_colour_bar(draw, layout.disparity_bar, state_.settings.colormap,
                     display_range(state_.settings.range, frame_->params, frame_->result.disparity),
                     state_.settings.calibration);
   }
+  if (layout.confidence_bar.w > 0.0f) draw_confidence_bar(draw, layout.confidence_bar);
   if (!frame_) {
     const char* waiting = "waiting for the first frame...";
     draw->AddText(ImVec2(layout.views.center_x() - 0.5f * ImGui::CalcTextSize(waiting).x,
@@ -620,7 +649,11 @@ void ViewerApp::apply_requests() {
   state_.requests = PanelRequests{};
   ProcessingThread& processing = pipeline_->processing();
   if (requests.params_changed) latest_generation_ = processing.set_params(state_.params);
-  if (requests.engine_changed) processing.request_engine(state_.engine_kind);
+  if (!requests.engine.empty() && state_.engine.request(requests.engine)) {
+    processing.request_engine(requests.engine);
+  }
+  if (requests.dock_timings) timings_window_.dock();
+  if (requests.dock_recording) recording_dock_.dock();
   if (requests.toggle_pause) {
     state_.paused = !state_.paused;
     processing.set_paused(state_.paused);
@@ -711,10 +744,40 @@ void ViewerApp::render_views(const FrameLayout& layout) {
 bool ViewerApp::screenshot_due() const {
   if (options_.frames <= 0 || frames_shown_ < options_.frames || !frame_) return false;
   // The last frame must show every parameter change made so far (scripts rely on it), and
-  // ImGui needs a couple of frames to lay out new windows.
-  // After a source switch, the new source's frame.
+  // ImGui needs a couple of frames to lay out new windows. After a source switch, the new
+  // source's frame; after an engine switch, the processing thread's answer (the box shows it).
   return frame_->params_generation >= latest_generation_ && gl_frames_ >= 3 &&
-         pipeline_frames_ > 0;
+         pipeline_frames_ > 0 && state_.engine.pending().empty();
+}
+
+bool ViewerApp::layout_settled() const {
+  // The docked timings got the height their content wants (measured as they were drawn).
+  if (!state_.settings.show_timings || !timings_window_.docked()) return true;
+  return std::abs(timings_window_.wanted_height() - timings_height_used_) < 0.5f;
+}
+
+void ViewerApp::print_window_placement(float sx, float sy) const {
+  auto print = [&](const char* what, const Rect& r, const char* note) {
+    std::printf("%s at %.1f %.1f size %.1f %.1f%s\n", what, r.x * sx, r.y * sy, r.w * sx, r.h * sy,
+                note);
+  };
+  if (state_.settings.show_panel) print("window panel", layout_.panel, "");
+  if (state_.settings.show_timings) {
+    print("window Timings", timings_window_.rect(),
+          timings_window_.content_fits() ? ", content fits" : ", content clipped");
+  }
+  print("window Recording", recording_dock_.rect(), recording_dock_.collapsed() ? ", collapsed" : "");
+  // What the engine box shows beside the engine running: the same kind, or a refusal.
+  std::printf("engine box %s, running %s%s%s\n", state_.engine.kind().c_str(),
+              pipeline_->processing().status().engine.c_str(),
+              state_.engine.refusal().empty() ? "" : ", ", state_.engine.refusal().c_str());
+  const float line = ImGui::GetTextLineHeight();
+  if (layout_.disparity_bar.w > 0) {
+    print("colour bar disparity", colour_bar_stripes(layout_.disparity_bar, line), "");
+  }
+  if (layout_.confidence_bar.w > 0) {
+    print("colour bar confidence", colour_bar_stripes(layout_.confidence_bar, line), "");
+  }
 }
 
 bool ViewerApp::write_screenshot(const FrameLayout& layout) {
@@ -723,6 +786,7 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
   glfwGetFramebufferSize(window_, &fb_w, &fb_h);
   glfwGetWindowSize(window_, &width, &height);
   try {
+    create_parent_folders(options_.screenshot_path, "--screenshot");
     write_png(options_.screenshot_path, read_framebuffer(fb_w, fb_h));
   } catch (const std::exception& e) {
     std::cerr << "stereoview-viewer: screenshot: " << e.what() << "\n";
@@ -739,6 +803,7 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
                 view_kind_name(state_.settings.views[i]), r.x * sx, r.y * sy, r.w * sx, r.h * sy,
                 textures_->width(), textures_->height());
   }
+  print_window_placement(sx, sy);
   std::fflush(stdout);
   return true;
 }
@@ -761,20 +826,40 @@ ViewerStatus ViewerApp::make_status() const {
   status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
   status.timings = &timings_;
+  status.timings_docked = timings_window_.docked();
+  status.recording_docked = recording_dock_.docked();
   return status;
 }
 
-int ViewerApp::run() {
-  open_window();
-  if (!switch_source(state_.source)) {
-    // A bad source on the command line: say so (panel and stderr) and show the synthetic scene.
-    const std::string error = state_.source_error;
-    SourceChoice synthetic;
-    synthetic.options = options_.source;
-    synthetic.kind = SourceKind::Synthetic;
-    if (!switch_source(synthetic)) throw RuntimeError(state_.source_error);
-    state_.source_error = error;
+void ViewerApp::draw_docked_windows(const FrameLayout& layout, const ViewerStatus& status) {
+  timings_window_.draw(status, layout.timings, state_.settings.show_timings);
+  // Its own height stays (h 0): collapsed it is a title bar, opened as tall as its content.
+  recording_dock_.place({layout.recording.x, layout.recording.y, layout.recording.w, 0.0f});
+  // First shown collapsed in its slot; the dock keeps it there until the user drags it away.
+  recording_.draw(layout.recording.x, layout.recording.y, layout.views.x + 8, layout.views.y + 8);
+}
+
+bool ViewerApp::report_unrun_script_events() {
+  const std::vector<ScriptEvent> left = script_.never_ran();
+  for (const ScriptEvent& event : left) {
+    std::cerr << "stereoview-viewer: " << never_ran_text(event) << ": the run ended after "
+              << frames_shown_ << " shown frames\n";
   }
+  // A scripted run (--frames) whose script did not run whole did not show what it asked for.
+  return left.empty() || options_.frames <= 0;
+}
+
+int ViewerApp::run() {
+  // The command line's source first: one that cannot be opened ends the run before a window
+  // shows anything else.
+  OpenedSource first_source;
+  try {
+    first_source = open_source(state_.source, state_.scene, notices_.sink());
+  } catch (const std::exception& e) {
+    throw RuntimeError(std::string("source: ") + e.what());
+  }
+  open_window();
+  start_pipeline(state_.source, std::move(first_source));
   state_.add_log("display path: " + std::string(display_path_name(textures_->display_path())) +
                  ", views: " + display_path_name(textures_->views_display_path()) +
                  " (GL renderer: " + gl_renderer_ + ")");
@@ -782,6 +867,7 @@ int ViewerApp::run() {
   auto next_frame_due = start;
   const auto frame_period = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(1.0 / kMaxDisplayFps));
+  int unsettled_frames = 0;  // frames the screenshot waited for the layout
   while (!quit_ && !glfwWindowShouldClose(window_)) {
     // Sleep until the next display slot, waking early for input.
     const double wait_s = std::chrono::duration<double>(next_frame_due - Clock::now()).count();
@@ -800,40 +886,52 @@ int ViewerApp::run() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    const float menu_height = draw_main_menu(state_);
-    const FrameLayout layout = compute_layout(menu_height);
+    ViewerStatus status = make_status();
+    const float menu_height = draw_main_menu(state_, status);
+    layout_ = compute_layout(menu_height);
     handle_keys();
-    handle_mouse(layout);
-    if (state_.settings.show_panel) draw_control_panel(state_, make_status(), layout.panel);
-    recording_.draw(layout.views.x + 10, layout.views.y + 40, layout.views.x + 10, layout.views.y + 8);
+    handle_mouse(layout_);
+    status.cursor = cursor_;
+    if (state_.settings.show_panel) draw_control_panel(state_, status, layout_.panel);
+    draw_docked_windows(layout_, status);
     update_calibration();
     refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
-    draw_view_overlays(layout);
+    draw_view_overlays(layout_);
     ImGui::Render();
     apply_requests();  // before the screenshot check: a change made now must be waited for
 
-    render_views(layout);
+    render_views(layout_);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++gl_frames_;
     display_rate_.tick();
 
+    // A still pair (or a file at its end) brings a frame only when something changes: a timed
+    // script event still may; a frame-numbered one past the last frame never runs.
     const bool ended_early = options_.frames > 0 && frames_shown_ < options_.frames &&
-                             pipeline_frames_ > 0 && gl_frames_ >= 3 && source_exhausted();
+                             gl_frames_ >= 3 && no_frame_coming() &&
+                             !script_.timed_event_pending();
+    const bool due = screenshot_due() || ended_early;
+    if (due && !layout_settled() && ++unsettled_frames <= 10) {
+      glfwSwapBuffers(window_);
+      continue;
+    }
     if (ended_early) {
       std::printf("the source ended after %lld shown frames (of --frames %d)\n",
                   static_cast<long long>(frames_shown_), options_.frames);
     }
-    if (screenshot_due() || ended_early) {
-      if (!write_screenshot(layout)) exit_code_ = 1;
+    if (due) {
+      if (!write_screenshot(layout_)) exit_code_ = 1;
       std::printf("shown %lld processed frames\n", static_cast<long long>(frames_shown_));
       break;
     }
     glfwSwapBuffers(window_);
     if (options_.frames > 0 && pipeline_->processing().status().input_ended && !frame_) {
       std::cerr << "stereoview-viewer: the source ended before any frame was shown\n";
+      report_unrun_script_events();
       return 1;
     }
   }
+  if (!report_unrun_script_events()) exit_code_ = 1;
   return exit_code_;
 }
 

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "src/app/source_factory.h"
+#include "ui/output_paths.h"
 #include "ui/viewer_app.h"
 #include "ui/viewer_options.h"
 
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
+    sv::check_output_paths(options);
     return sv::run_viewer(options);
   } catch (const std::exception& e) {
     std::cerr << "stereoview-viewer: " << e.what() << "\n";

@@ -1,12 +1,12 @@
 #include "ui/viewer_options.h"
 
 #include <cstdlib>
-#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "src/app/source_factory.h"
 #include "src/core/param_table.h"
+#include "ui/help_table.h"
 
 namespace sv {
 namespace {
@@ -88,52 +88,76 @@ class Args {
 }  // namespace
 
 std::string viewer_usage() {
-  std::ostringstream out;
-  out << "usage: stereoview-viewer [options]\n\n"
-         "The desktop viewer: stereo pairs through the stereo engine, live. The source panel\n"
-         "switches sources while it runs.\n\n"
-         "Source (default: the built-in synthetic scene; the flags of the stereoview CLI):\n"
-         "  --width N --height N      synthetic scene size (default 640x480; also --size WxH)\n"
-         "  --scene-disparity N       the scene's nearest disparity (default: --disparities)\n"
-         "  --seed N                  synthetic scene seed (default 1)\n"
-         "  --left L --right R        two images, two videos or two image sequences (a printf\n"
-         "                            pattern like left_%04d.png, or a folder each)\n"
-         "  --sbs FILE | --tb FILE    one video holding both views side by side / top-bottom\n"
-         "  --camera N [M]            V4L2 stereo webcam N, or cameras N and M\n"
-         "  --uvc VID:PID[:SERIAL]    a stereo UVC camera through libuvc\n"
-         "  --dataset DIR             the pairs of a Middlebury or KITTI folder\n"
-         "  --camera-size WxH --camera-fps N --camera-format MJPG|YUYV --exposure N --gain N\n"
-         "  --calib FILE              OpenCV calibration: rectify, and depth from its Q\n"
-         "  --rectify-alpha A         0 keeps only valid pixels (default), 1 every source pixel\n"
-         "  --loop                    play files again and again\n"
-         "  --fast                    play files as fast as possible (default: their own rate)\n"
-         "  --list-cameras            list the attached cameras and exit\n\n"
-         "Running:\n"
-         "  --engine cpu|cuda|auto    stereo engine (default auto)\n"
-         "  --frames N                quit after N processed frames were shown\n"
-         "  --screenshot PATH         write a PNG of the whole window after the last frame\n"
-         "  --script FILE             timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'\n"
-         "  --preset FILE             load parameters (key = value lines); flags override it\n\n"
-         "Display:\n"
-         "  --layout 1|2|4            number of views (default 2)\n"
-         "  --view NAME               the first view: left, right, disparity, blend, confidence\n"
-         "                            (default disparity)\n"
-         "  --colormap NAME           turbo, jet, inferno or gray (default turbo)\n"
-         "  --range search|auto|MIN:MAX  colormap range (default search: the search range)\n"
-         "  --focal-px F --baseline-m B  depth readout Z = F * B / d (synthetic scene: its own)\n"
-         "  --window WxH              window size (default 1280x800)\n"
-         "  --hide-panel              start without the control panel (H shows it)\n"
-         "  --epipolar-lines          horizontal lines across the left and right views\n"
-         "  --shader-dir DIR          where view.vert and view.frag are\n\n"
-         "Keys: Space pause, Right step, S snapshot, H hide panel, F11 fullscreen, Q/Esc quit;\n"
-         "mouse wheel zooms, drag pans, double click fits.\n\n"
-         "Parameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
+  const HelpLayout layout;
+  std::string out =
+      "usage: stereoview-viewer [options]\n\n" +
+      wrap_paragraph("The desktop viewer: stereo pairs through the stereo engine, live. The source "
+                     "panel switches sources while it runs.") +
+      "\nSource (default: the built-in synthetic scene; the flags of the stereoview CLI):\n";
+  out += format_help_rows({
+      {"--width N --height N", "synthetic scene size (default 640x480; also --size WxH)"},
+      {"--scene-disparity N", "the scene's nearest disparity (default: --disparities)"},
+      {"--seed N", "synthetic scene seed (default 1)"},
+      {"--left L --right R",
+       "two images, two videos or two image sequences (a printf pattern like left_%04d.png, or "
+       "a folder each)"},
+      {"--sbs FILE | --tb FILE", "one video holding both views side by side / top-bottom"},
+      {"--camera N [M]", "V4L2 stereo webcam N, or cameras N and M"},
+      {"--uvc VID:PID[:SERIAL]", "a stereo UVC camera through libuvc"},
+      {"--dataset DIR", "the pairs of a Middlebury or KITTI folder"},
+      {"--camera-size WxH --camera-fps N --camera-format MJPG|YUYV --exposure N --gain N",
+       "what to ask of a camera"},
+      {"--calib FILE", "OpenCV calibration: rectify, and depth from its Q"},
+      {"--rectify-alpha A", "0 keeps only valid pixels (default), 1 every source pixel"},
+      {"--loop", "play files again and again"},
+      {"--fast", "play files as fast as possible (default: their own rate)"},
+      {"--list-cameras", "list the attached cameras and exit"},
+  }, layout);
+  out += "\n" + wrap_paragraph("A source that cannot be opened is an error (exit code 1); a still "
+                               "image pair stays on screen and is matched again whenever a "
+                               "parameter changes.");
+  out += "\nRunning:\n";
+  out += format_help_rows({
+      {"--engine cpu|cuda|auto", "stereo engine (default auto)"},
+      {"--frames N",
+       "quit after N shown frames (a still pair shows one, and one more after each parameter "
+       "change); script events that never ran are listed and make the exit code 1"},
+      {"--screenshot PATH",
+       "write a PNG of the whole window after the last frame (missing folders are created)"},
+      {"--script FILE", "timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'"},
+      {"--preset FILE", "load parameters (key = value lines); flags override it"},
+  }, layout);
+  out += "\nDisplay:\n";
+  out += format_help_rows({
+      {"--layout 1|2|4", "number of views (default 2)"},
+      {"--view NAME",
+       "the first view: left, right, disparity, blend, confidence (default disparity)"},
+      {"--colormap NAME", "turbo, jet, inferno or gray (default turbo)"},
+      {"--range search|auto|MIN:MAX", "colormap range (default search: the search range)"},
+      {"--focal-px F --baseline-m B",
+       "depth readout Z = F * B / d (synthetic scene: its own)"},
+      {"--window-size WxH", "window size (default 1280x800)"},
+      {"--hide-panel", "start without the control panel (H shows it)"},
+      {"--hide-timings", "start without the Timings window (T shows it)"},
+      {"--epipolar-lines", "horizontal lines across the left and right views"},
+      {"--shader-dir DIR", "where view.vert and view.frag are"},
+  }, layout);
+  out += "\n" + wrap_paragraph(
+                    "Keys: Space pause, Right step, S snapshot, R record, H hide the panel, T hide "
+                    "the timings, F11 fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double "
+                    "click fits.");
+  out += "\nParameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
+  std::vector<HelpRow> params;
   for (const auto& d : param_table()) {
-    std::string key = "  --" + d.key;
-    key.resize(22, ' ');
-    out << key << d.help << " (default " << d.get(StereoParams{}) << ")\n";
+    std::string text = d.help;
+    if (d.kind == ParamKind::Choice) {
+      text += " [";
+      for (size_t i = 0; i < d.choices.size(); ++i) text += (i ? ", " : "") + d.choices[i];
+      text += "]";
+    }
+    params.push_back({"--" + d.key, text + " (default " + d.get(StereoParams{}) + ")"});
   }
-  return out.str();
+  return out + format_help_rows(params, layout);
 }
 
 ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
@@ -206,7 +230,7 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       options.settings.calibration.focal_px = parse_positive(flag, value());
     } else if (flag == "--baseline-m") {
       options.settings.calibration.baseline_m = parse_positive(flag, value());
-    } else if (flag == "--window") {
+    } else if (flag == "--window-size") {
       std::tie(options.window_width, options.window_height) = parse_size(flag, value(), 200, 16384);
     } else if (flag == "--fast") {
       options.fast = true;
@@ -214,6 +238,8 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       options.settings.epipolar_lines = true;
     } else if (flag == "--hide-panel") {
       options.settings.show_panel = false;
+    } else if (flag == "--hide-timings") {
+      options.settings.show_timings = false;
     } else if (flag == "--shader-dir") {
       options.shader_dir = value();
     } else if (flag == "--preset") {
@@ -240,6 +266,10 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
     throw ViewerUsageError(e.what());
   }
   options.list_cameras = options.source.command == CliCommand::ListCameras;
+  // As in the stereoview CLI: a calibration would be ignored on the (rectified) synthetic scene.
+  if (options.source.source == "synthetic" && !options.source.calib_path.empty()) {
+    throw ViewerUsageError("--calib applies to cameras and files; the synthetic scene is rectified");
+  }
   // With one view and no --view, the disparity is the one worth showing; with --view and no
   // --layout, the user asked for that view alone.
   if (view_given && !layout_given) options.settings.layout = 1;
@@ -255,7 +285,12 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
     try {
       set_param(options.params, param, text);
     } catch (const InputError& e) {
-      throw ViewerUsageError(e.what());
+      // The window size was --window before it was renamed for the block-matching window.
+      const bool size_given = param == "window" && text.find('x') != std::string::npos;
+      throw ViewerUsageError(std::string(e.what()) +
+                             (size_given ? " (the window size is --window-size WxH; --window is "
+                                           "the block-matching window)"
+                                         : ""));
     }
   }
   if (!options.script_path.empty()) {

@@ -50,6 +50,7 @@ struct ViewerSettings {
   float blend_alpha = 0.5f;  // share of the disparity colour in the blended view
   DepthCalibration calibration;
   bool show_panel = true;
+  bool show_timings = true;  // the Timings window (T), docked under the views unless moved away
   // Horizontal lines at the same rows across the left, right and blended views: on a rectified
   // pair a point lies on the same line in both views.
   bool epipolar_lines = false;

@@ -10,6 +10,7 @@
 #include "src/core/stereo_params.h"
 #include "src/core/synthetic_scene.h"
 #include "ui/cursor_readout.h"
+#include "ui/engine_choice.h"
 #include "ui/source_choice.h"
 #include "ui/view_layout.h"
 #include "ui/view_textures.h"
@@ -21,7 +22,7 @@ namespace sv {
 // so the panels never touch threads or GL objects themselves.
 struct PanelRequests {
   bool params_changed = false;
-  bool engine_changed = false;
+  std::string engine;             // an engine kind to switch to (auto, cpu, cuda), or ""
   bool toggle_pause = false;
   bool step = false;
   bool snapshot = false;
@@ -31,6 +32,8 @@ struct PanelRequests {
   int64_t seek_to = -1;           // a frame of a file to jump to
   bool playback_changed = false;  // loop or pace switched
   bool toggle_fullscreen = false;
+  bool dock_timings = false;      // View > Dock timings
+  bool dock_recording = false;    // View > Dock the Recording window
   bool quit = false;
 };
 
@@ -39,7 +42,7 @@ struct PanelRequests {
 struct ViewerState {
   ViewerSettings settings;
   StereoParams params;
-  std::string engine_kind = "auto";
+  EngineChoice engine;            // what the engine box shows: the kind running, a refusal
   bool paused = false;
   SyntheticSceneConfig scene;
   SourceChoice source;           // what the source panel edits
@@ -80,6 +83,8 @@ struct ViewerStatus {
   bool source_at_end = false;  // a file that ended and holds its last frame
   CursorReadout cursor;
   const TimingHistory* timings = nullptr;
+  bool timings_docked = true;
+  bool recording_docked = true;
 };
 
 }  // namespace sv

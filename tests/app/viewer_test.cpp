@@ -2,8 +2,11 @@
 // its window, shows N frames of the synthetic scene, quits and leaves a screenshot of the whole
 // window, whose disparity view must show the scene's known geometry in the colormap's colours.
 // File sources: a side-by-side video the test writes (a texture shifted by a known disparity),
-// opened from the command line or switched to by a script; a missing file leaves the viewer on
-// the source it runs; a calibration's Q gives depth and the epipolar lines land on their rows.
+// opened from the command line or switched to by a script; a missing file in a script leaves the
+// viewer on the source it runs, on the command line it is an error; a calibration's Q gives depth
+// and the epipolar lines land on their rows. A still pair the test writes is matched again after
+// a scripted change. With the screenshot the viewer prints where its windows and colour bars are:
+// the timings are on screen at the default size and no window covers a view.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 
 #include "src/core/algorithm_registry.h"
 #include "src/core/colorize.h"
+#include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/image_formats.h"
 #include "src/core/synthetic_scene.h"
@@ -88,7 +92,8 @@ class XvfbServer {
       const std::string lock = "/tmp/.X" + std::to_string(display) + "-lock";
       if (exists(socket) || exists(lock)) continue;
       const std::string name = ":" + std::to_string(display);
-      std::vector<std::string> args = {xvfb, name, "-screen", "0", "1280x800x24", "-nolisten", "tcp"};
+      // Room for the largest window a test opens (1900x1060).
+      std::vector<std::string> args = {xvfb, name, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"};
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -197,13 +202,16 @@ class ViewerTest : public ::testing::Test {
     return path(name);
   }
 
-  // The viewer with the test scene and `args`; a watchdog ends it if it hangs.
-  static ViewerRun run_viewer(const std::vector<std::string>& args) {
+  // The viewer with the test scene, a 1024x640 window (`window_size`; empty: the viewer's
+  // default) and `args`; a watchdog ends it if it hangs.
+  static ViewerRun run_viewer(const std::vector<std::string>& args,
+                              const std::string& window_size = "1024x640") {
     std::string command = "DISPLAY=" + server_->display() +
                           " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 40 " +
                           shell_quote(STEREOVIEW_VIEWER_BINARY) + " --width " +
                           std::to_string(kSceneWidth) + " --height " +
-                          std::to_string(kSceneHeight) + " --window 1024x640";
+                          std::to_string(kSceneHeight);
+    if (!window_size.empty()) command += " --window-size " + window_size;
     for (const auto& a : args) command += " " + shell_quote(a);
     command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
     const int status = std::system(command.c_str());
@@ -436,7 +444,8 @@ TEST_F(ViewerTest, TheConfidenceViewShowsTheEnginesConfidenceOnceItIsOn) {
     std::vector<Rgb8> colours;
     if (!p.found || run.exit_code != 0) return colours;
     const ImageRgb8 shot = read_image_rgb(path(name));
-    for (int y = 4; y < kSceneHeight - 4; y += 5) {
+    // Below the view's name, drawn over the image's top rows where it fills its cell.
+    for (int y = 16; y < kSceneHeight - 4; y += 5) {
       for (int x = kSceneDisparity + 8; x < kSceneWidth - 4; x += 5) {
         colours.push_back(shown_pixel(shot, p, x, y));
       }
@@ -616,18 +625,33 @@ TEST_F(ViewerFileTest, AMissingFileInAScriptLeavesTheViewerOnItsSource) {
   EXPECT_NE(run.err.find("script line 2 (frame 4): quit"), std::string::npos) << run.err;
 }
 
-TEST_F(ViewerFileTest, AMissingFileOnTheCommandLineFallsBackToTheSyntheticScene) {
-  const std::string shot_path = path("fallback.png");
-  const ViewerRun run = run_viewer({"--left", "/nonexistent/l.png", "--right",
-                                    "/nonexistent/r.png", "--engine", "cpu", "--frames", "2",
-                                    "--screenshot", shot_path});
-  EXPECT_EQ(run.exit_code, 0) << run.err;
-  const auto error = run.err.find("error: source: ");
-  ASSERT_NE(error, std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("/nonexistent/l.png", error), std::string::npos) << run.err;
-  const ViewPlacement p = parse_placement(run.out);
-  ASSERT_TRUE(p.found) << run.out;
-  EXPECT_EQ(p.image_w, kSceneWidth);
+TEST_F(ViewerFileTest, ASourceThatCannotBeOpenedOnTheCommandLineIsAnError) {
+  // A scripted run must not save a picture of another scene with success.
+  const std::string shot_path = path("no_source.png");
+  ViewerRun run = run_viewer({"--left", "/nonexistent/l.png", "--right", "/nonexistent/r.png",
+                              "--engine", "cpu", "--frames", "2", "--screenshot", shot_path});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("stereoview-viewer: source: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("/nonexistent/l.png"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("source: synthetic"), std::string::npos) << run.err;
+  EXPECT_FALSE(exists(shot_path));
+
+  // A calibration made for another image size (the video is 256x192).
+  const std::string calib = path("calib_300x200.yaml");
+  {
+    cv::FileStorage fs(calib, cv::FileStorage::WRITE);
+    const cv::Mat k = (cv::Mat_<double>(3, 3) << 200, 0, 150, 0, 200, 100, 0, 0, 1);
+    const cv::Mat t = (cv::Mat_<double>(3, 1) << -0.1, 0, 0);
+    fs << "image_width" << 300 << "image_height" << 200 << "K1" << k << "D1"
+       << cv::Mat::zeros(1, 5, CV_64F) << "K2" << k << "D2" << cv::Mat::zeros(1, 5, CV_64F) << "R"
+       << cv::Mat::eye(3, 3, CV_64F) << "T" << t;
+  }
+  run = run_viewer({"--sbs", video_, "--calib", calib, "--engine", "cpu", "--frames", "2",
+                    "--screenshot", shot_path});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("stereoview-viewer: source: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("300x200"), std::string::npos) << run.err;
+  EXPECT_FALSE(exists(shot_path));
 }
 
 TEST_F(ViewerFileTest, ACalibrationGivesDepthAndEpipolarLinesLieOnTheirRows) {
@@ -692,6 +716,234 @@ TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
   run = run_viewer({"--script", script});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("bad.script:1: unknown parameter \"p3\""), std::string::npos) << run.err;
+}
+
+// A rectangle the viewer printed with its screenshot ("window Timings at X Y size W H, ..."),
+// in screenshot pixels.
+struct PrintedRect {
+  bool found = false;
+  float x = 0, y = 0, w = 0, h = 0;
+  std::string note;  // what follows the size, e.g. ", content fits"
+  bool overlaps(const PrintedRect& o) const {
+    return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h;
+  }
+  bool inside(int width, int height) const {
+    return x >= 0 && y >= 0 && x + w <= width + 0.5f && y + h <= height + 0.5f;
+  }
+};
+
+PrintedRect printed_rect(const std::string& out, const std::string& what) {
+  PrintedRect r;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(what + " at ", 0) != 0) continue;
+    int used = 0;
+    if (std::sscanf(line.c_str() + what.size(), " at %f %f size %f %f%n", &r.x, &r.y, &r.w, &r.h,
+                    &used) == 4) {
+      r.found = true;
+      r.note = line.substr(what.size() + used);
+    }
+  }
+  return r;
+}
+
+// The view images the viewer printed ("view 0 disparity image at ..."), in order.
+std::vector<PrintedRect> printed_views(const std::string& out) {
+  std::vector<PrintedRect> views;
+  for (int i = 0; i < 4; ++i) {
+    std::istringstream lines(out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      PrintedRect r;
+      char kind[32];
+      if (std::sscanf(line.c_str(), ("view " + std::to_string(i) + " %31s image at %f %f size %f %f").c_str(),
+                      kind, &r.x, &r.y, &r.w, &r.h) == 5) {
+        r.found = true;
+        views.push_back(r);
+      }
+    }
+  }
+  return views;
+}
+
+TEST_F(ViewerTest, TheScreenshotMakesItsFoldersAndAPathThatCannotBeWrittenFailsBeforeTheRun) {
+  const std::string shot_path = path("new/nested/folders/shot.png");
+  ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "1", "--screenshot", shot_path});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read_image_rgb(shot_path).width(), 1024);
+
+  write_file("blocker", "a file where a folder should be\n");
+  run = run_viewer({"--engine", "cpu", "--frames", "1", "--screenshot", path("blocker/shot.png")});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("--screenshot: cannot write"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("source: synthetic"), std::string::npos) << "the run started: " << run.err;
+
+  // A script's snapshot folder is checked before the run too.
+  const std::string script = write_file("blocked.script", "at frame 1 snapshot " + path("blocker/snaps") + "\n");
+  run = run_viewer({"--engine", "cpu", "--frames", "1", "--script", script});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("blocked.script:1: snapshot"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("source: synthetic"), std::string::npos) << "the run started: " << run.err;
+}
+
+// The stereoview CLI's --window (the block-matching window) reaches the engine: the snapshot's
+// disparity is the CPU engine's with a 11x11 window.
+TEST_F(ViewerTest, TheBlockMatchingWindowComesFromTheCommandLine) {
+  const std::string snaps = path("bm_window");
+  const std::string script = write_file("bm.script", "at frame 1 snapshot " + snaps + "\n");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--algorithm", "bm-sad", "--window", "11",
+                                    "--frames", "2", "--script", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto at = run.err.find("snapshot: ");
+  ASSERT_NE(at, std::string::npos) << run.err;
+  const std::string png = run.err.substr(at + 10, run.err.find(' ', at + 10) - at - 10);
+  const std::string stem = png.substr(0, png.size() - 14);  // "_disparity.png"
+  const ImageF32 shown = read_pfm(stem + "_disparity.pfm");
+  const long long index = std::atoll(stem.substr(stem.rfind("frame_") + 6).c_str());
+  const SyntheticFrame frame = scene_frame(index);
+  auto agreement = [&](int window) {
+    StereoParams params;
+    params.algorithm = "bm-sad";
+    params.window = window;
+    const ImageF32 expected = CpuEngine().compute(frame.left, frame.right, params).disparity;
+    int same = 0;
+    for (int y = 0; y < kSceneHeight; ++y) {
+      for (int x = 0; x < kSceneWidth; ++x) {
+        const float a = shown.at(x, y), b = expected.at(x, y);
+        same += (is_valid_disparity(a) == is_valid_disparity(b)) &&
+                (!is_valid_disparity(a) || std::abs(a - b) < 1e-3f);
+      }
+    }
+    return static_cast<double>(same) / (kSceneWidth * kSceneHeight);
+  };
+  EXPECT_GT(agreement(11), 0.999);
+  EXPECT_LT(agreement(9), 0.99);  // the comparison can tell the windows apart
+}
+
+// A still pair written by the test (the synthetic scene's first frame as two PNG files).
+class ViewerStillPairTest : public ViewerTest {
+ protected:
+  static void SetUpTestSuite() {
+    ViewerTest::SetUpTestSuite();
+    const SyntheticFrame frame = scene_frame(0);
+    write_png(path("still_left.png"), frame.left);
+    write_png(path("still_right.png"), frame.right);
+  }
+  static ViewerRun run_still(std::vector<std::string> args) {
+    args.insert(args.end(), {"--left", path("still_left.png"), "--right", path("still_right.png"),
+                             "--engine", "cpu", "--layout", "1", "--view", "disparity"});
+    return run_viewer(args);
+  }
+};
+
+// The share of the disparity view's pixels whose colour differs clearly between two screenshots.
+double changed_share(const ImageRgb8& a, const ImageRgb8& b, const ViewPlacement& p) {
+  int changed = 0, sampled = 0;
+  for (int y = 0; y < kSceneHeight; y += 2) {
+    for (int x = 0; x < kSceneWidth; x += 2) {
+      ++sampled;
+      changed += colour_distance(shown_pixel(a, p, x, y), shown_pixel(b, p, x, y)) > 30;
+    }
+  }
+  return static_cast<double>(changed) / sampled;
+}
+
+TEST_F(ViewerStillPairTest, AStillPairIsMatchedAgainAfterAScriptedChange) {
+  ViewerRun run = run_still({"--frames", "1", "--screenshot", path("still_default.png")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  const ImageRgb8 at_defaults = read_image_rgb(path("still_default.png"));
+
+  // --frames counts shown frames: the pair at the defaults, then once more after the change.
+  const std::string change = write_file("still_p2.script", "at frame 1 set p2 = 150\n");
+  run = run_still({"--frames", "2", "--screenshot", path("still_p2.png"), "--script", change});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("shown 2 processed frames"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("ended"), std::string::npos) << run.out;
+  const ImageRgb8 after_change = read_image_rgb(path("still_p2.png"));
+  EXPECT_GT(changed_share(at_defaults, after_change, p), 0.01) << "the change did not show";
+
+  // An event past the last frame the pair can bring never runs: listed, and an error exit (the
+  // screenshot does not show what the script asked for). The run does not wait for it.
+  const std::string past = write_file("still_past.script",
+                                      "at frame 1 set p2 = 150\nat frame 4 colormap gray\n");
+  run = run_still({"--frames", "3", "--screenshot", path("still_past.png"), "--script", past});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.out.find("the source ended after 2 shown frames (of --frames 3)"),
+            std::string::npos) << run.out;
+  EXPECT_NE(run.err.find("script line 2 (at frame 4: colormap gray) never ran"), std::string::npos)
+      << run.err;
+  EXPECT_LT(changed_share(after_change, read_image_rgb(path("still_past.png")), p), 0.001);
+}
+
+TEST_F(ViewerTest, TheTimingsAndRecordingWindowsAreOnScreenAndCoverNoView) {
+  struct Case {
+    std::string window_size;  // "" : the viewer's default, 1280x800
+    int width, height;
+    const char* layout;
+  };
+  for (const Case& c : {Case{"", 1280, 800, "2"}, Case{"", 1280, 800, "4"},
+                        Case{"1900x1060", 1900, 1060, "4"}}) {
+    const std::string where = std::to_string(c.width) + "x" + std::to_string(c.height) +
+                              " layout " + c.layout;
+    const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "2", "--layout", c.layout,
+                                      "--screenshot", path("windows.png")},
+                                     c.window_size);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::vector<PrintedRect> views = printed_views(run.out);
+    ASSERT_EQ(views.size(), static_cast<size_t>(std::stoi(c.layout))) << run.out;
+    const PrintedRect timings = printed_rect(run.out, "window Timings");
+    ASSERT_TRUE(timings.found) << where << "\n" << run.out;
+    EXPECT_TRUE(timings.inside(c.width, c.height)) << where << "\n" << run.out;
+    EXPECT_EQ(timings.note, ", content fits") << where << "\n" << run.out;
+    const PrintedRect recording = printed_rect(run.out, "window Recording");
+    ASSERT_TRUE(recording.found) << where << "\n" << run.out;
+    EXPECT_TRUE(recording.inside(c.width, c.height)) << where << "\n" << run.out;
+    for (size_t i = 0; i < views.size(); ++i) {
+      EXPECT_FALSE(timings.overlaps(views[i])) << where << ": timings over view " << i;
+      EXPECT_FALSE(recording.overlaps(views[i])) << where << ": recording over view " << i;
+    }
+  }
+}
+
+TEST_F(ViewerTest, TheConfidenceViewHasAColourBarFromZeroToOne) {
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "2", "--layout", "1", "--view",
+                                    "confidence", "--confidence", "--screenshot",
+                                    path("confidence_bar.png")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const PrintedRect bar = printed_rect(run.out, "colour bar confidence");
+  ASSERT_TRUE(bar.found) << run.out;
+  EXPECT_FALSE(printed_rect(run.out, "colour bar disparity").found) << "no disparity view shown";
+  const PrintedRect view = printed_views(run.out).at(0);
+  EXPECT_FALSE(bar.overlaps(view));
+  ASSERT_GT(bar.h, 100.0f);
+  // The view's colours (inferno over 0..1), 1 at the top, 0 at the bottom.
+  const ImageRgb8 shot = read_image_rgb(path("confidence_bar.png"));
+  const int x = static_cast<int>(bar.x + 0.5f * bar.w);
+  for (int k = 0; k <= 10; ++k) {
+    const float expected = 1.0f - (k + 0.5f) / 11.0f;
+    const int y = static_cast<int>(bar.y + (k + 0.5f) / 11.0f * bar.h);
+    const Rgb8 c = shot.at(x, y);
+    EXPECT_LE(colour_distance(c, colormap_color(Colormap::Inferno, disparity_of_colour(c, Colormap::Inferno, 1.0f))), 6)
+        << "row " << y << " not an inferno colour";
+    EXPECT_NEAR(disparity_of_colour(c, Colormap::Inferno, 1.0f), expected, 0.05) << "row " << y;
+  }
+}
+
+// The engine box shows the engine that runs: after a switch to cuda it says cuda where the CUDA
+// engine started, else the engine kept, with the reason cuda was refused.
+TEST_F(ViewerTest, TheEngineBoxShowsTheEngineRunningAfterASwitch) {
+  const std::string script = write_file("engine.script", "at frame 1 engine cuda\n");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "3", "--script", script,
+                                    "--screenshot", path("engine.png")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto at = run.out.find("engine box ");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  const std::string line = run.out.substr(at, run.out.find('\n', at) - at);
+  if (line.find("engine box cuda, running cuda") == 0) return;  // a machine with a CUDA device
+  EXPECT_EQ(line.find("engine box cpu, running cpu, cuda refused: "), 0u) << line;
 }
 
 TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
