@@ -11,7 +11,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
-#include "ui/output_paths.h"
+#include "src/core/output_folders.h"
 #include "ui/source_panel.h"
 
 namespace sv {

@@ -30,7 +30,7 @@
 #include "ui/frame_layout.h"
 #include "ui/frame_pipeline.h"
 #include "ui/gpu_memory.h"
-#include "ui/output_paths.h"
+#include "src/core/output_folders.h"
 #include "ui/recording_panel.h"
 #include "ui/script_run.h"
 #include "ui/shader_program.h"

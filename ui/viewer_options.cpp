@@ -6,7 +6,7 @@
 
 #include "src/app/source_factory.h"
 #include "src/core/param_table.h"
-#include "ui/help_table.h"
+#include "src/app/help_table.h"
 
 namespace sv {
 namespace {
@@ -147,17 +147,7 @@ std::string viewer_usage() {
                     "the timings, F11 fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double "
                     "click fits.");
   out += "\nParameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
-  std::vector<HelpRow> params;
-  for (const auto& d : param_table()) {
-    std::string text = d.help;
-    if (d.kind == ParamKind::Choice) {
-      text += " [";
-      for (size_t i = 0; i < d.choices.size(); ++i) text += (i ? ", " : "") + d.choices[i];
-      text += "]";
-    }
-    params.push_back({"--" + d.key, text + " (default " + d.get(StereoParams{}) + ")"});
-  }
-  return out + format_help_rows(params, layout);
+  return out + format_help_rows(parameter_help_rows(), layout);
 }
 
 ViewerOptions parse_viewer_options(int argc, const char* const* argv) {

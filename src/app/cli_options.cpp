@@ -6,7 +6,7 @@
 #include <tuple>
 #include <utility>
 
-#include "src/app/help_text.h"
+#include "src/app/help_table.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/param_table.h"
 
@@ -135,7 +135,7 @@ std::string usage_text() {
          "  --dataset DIR             Middlebury 2001/2003/2014 or KITTI folder, or a folder of them\n"
          "  --json                    print the results as JSON\n\n"
          "Parameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
-  out << parameter_help_text();
+  out << format_help_rows(parameter_help_rows());
   return out.str();
 }
 

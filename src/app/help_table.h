@@ -5,6 +5,9 @@
 
 namespace sv {
 
+// Both programs' --help texts (stereoview and stereoview-viewer) are laid out here, so a long
+// flag can never run into its description in one of them again.
+
 // One entry of a --help text: the flags as typed ("--window-size WxH") and what they do.
 struct HelpRow {
   std::string flags;
@@ -26,5 +29,8 @@ std::string format_help_rows(const std::vector<HelpRow>& rows, const HelpLayout&
 // A paragraph wrapped at layout.width, each line starting with `indent`.
 std::string wrap_paragraph(const std::string& text, const std::string& indent = "",
                            const HelpLayout& layout = {});
+
+// Every parameter of the parameter table: its flag, description, choices and default.
+std::vector<HelpRow> parameter_help_rows();
 
 }  // namespace sv

@@ -1,4 +1,6 @@
-#include "ui/help_table.h"
+#include "src/app/help_table.h"
+
+#include "src/core/param_table.h"
 
 #include <sstream>
 
@@ -58,6 +60,20 @@ std::string wrap_paragraph(const std::string& text, const std::string& indent,
     out += indent + line + "\n";
   }
   return out;
+}
+
+std::vector<HelpRow> parameter_help_rows() {
+  std::vector<HelpRow> rows;
+  for (const ParamDescriptor& d : param_table()) {
+    std::string text = d.help;
+    if (d.kind == ParamKind::Choice) {
+      text += " [";
+      for (size_t i = 0; i < d.choices.size(); ++i) text += (i ? ", " : "") + d.choices[i];
+      text += "]";
+    }
+    rows.push_back({"--" + d.key, text + " (default " + d.get(StereoParams{}) + ")"});
+  }
+  return rows;
 }
 
 }  // namespace sv
