@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds everything and runs the whole test suite; ends with ctest's
-# summary. Extra arguments go to ctest (e.g. -L unit, -R census).
+# Installs what is missing, builds everything and runs the whole test suite: first under the
+# sanitizers (scripts/sanitizer_test.sh: ASan + UBSan over every test, TSan over the threaded
+# ones), then the plain build, whose ctest summary ends the output. Extra arguments go to the
+# plain ctest run (e.g. -L unit, -R census) and then skip the sanitizer runs, as does
+# STEREOVIEW_SANITIZERS=0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+if [ "${STEREOVIEW_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
+  scripts/sanitizer_test.sh address
+  scripts/sanitizer_test.sh thread
+fi
 build_dir=${STEREOVIEW_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTEREOVIEW_BUILD_TESTS=ON >/dev/null
 cmake --build "$build_dir" -j "$(nproc)"

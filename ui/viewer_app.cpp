@@ -27,6 +27,7 @@
 #include "src/io/png_io.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
+#include "ui/leak_report_support.h"
 #include "ui/frame_layout.h"
 #include "ui/frame_pipeline.h"
 #include "ui/gpu_memory.h"
@@ -220,6 +221,7 @@ void ViewerApp::open_window() {
   if (!window_) throw RuntimeError("cannot open a window with an OpenGL 3.3 core context");
   glfwMakeContextCurrent(window_);
   if (gladLoadGL(glfwGetProcAddress) == 0) throw RuntimeError("cannot load OpenGL 3.3 functions");
+  keep_loaded_libraries_until_exit();  // the GL driver is loaded now
   glfwSwapInterval(1);
   const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   gl_renderer_ = renderer ? renderer : "unknown";

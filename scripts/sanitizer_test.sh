@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the C++ code under a sanitizer and runs tests there (scripts/test.sh calls it after the
+# plain suite). Any sanitizer report fails the test that triggered it.
+#   address  ASan + LeakSanitizer + UBSan (float-cast-overflow too) over the whole suite
+#   thread   TSan over the threaded tests: the queue, capture and processing threads (engine
+#            switches included), playback, the recorder, and the CLI's recording runs
+# Usage: scripts/sanitizer_test.sh address|thread [extra ctest / gtest arguments]
+# The CUDA layer is left out (the sanitizers do not instrument device code, and CI has no GPU).
+# The suppression files in tests/sanitizers/ name the outside libraries whose own leaks or
+# races are not ours (each entry says why).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind=${1:-}
+[ $# -gt 0 ] && shift
+supp=$PWD/tests/sanitizers
+export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1
+export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1
+
+configure() {
+  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEREOVIEW_BUILD_TESTS=ON \
+    -DSTEREOVIEW_WITH_CUDA=OFF -DSTEREOVIEW_SANITIZE="$kind" >/dev/null
+}
+
+case "$kind" in
+  address)
+    build_dir=${STEREOVIEW_ASAN_BUILD_DIR:-build-asan}
+    configure "$build_dir"
+    cmake --build "$build_dir" -j "$(nproc)"
+    cd "$build_dir"
+    ctest --output-on-failure --timeout 900 -j "$(nproc)" "$@"
+    ;;
+  thread)
+    build_dir=${STEREOVIEW_TSAN_BUILD_DIR:-build-tsan}
+    configure "$build_dir"
+    tests=(unit_bounded_queue unit_capture_thread unit_processing_thread unit_playback_source
+           unit_recording unit_full_depth_recording app_record_cli)
+    cmake --build "$build_dir" -j "$(nproc)" --target stereoview "${tests[@]}"
+    failed=()
+    for t in "${tests[@]}"; do
+      binary=$(find "$build_dir/tests" -maxdepth 2 -type f -name "$t" | head -n 1)
+      echo "== tsan: $t"
+      "$binary" --gtest_brief=1 "$@" || failed+=("$t")
+    done
+    echo "== tsan: ${#tests[@]} test programs, ${#failed[@]} failed${failed:+: ${failed[*]}}"
+    [ ${#failed[@]} -eq 0 ]
+    ;;
+  *)
+    echo "usage: scripts/sanitizer_test.sh address|thread [ctest / gtest arguments]" >&2
+    exit 2
+    ;;
+esac
