@@ -1,93 +1,209 @@
 #include "src/io/stereo_calibration.h"
 
 #include <cmath>
-#include <filesystem>
+#include <cstdio>
 #include <opencv2/core.hpp>
 
 #include "src/core/error.h"
+#include "src/io/calibration_checks.h"
+#include "src/io/calibration_files.h"
 
 namespace sv {
 namespace {
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
-// The first of `names` present in the file, or an empty node.
-cv::FileNode find_node(const cv::FileStorage& fs, std::initializer_list<const char*> names) {
-  for (const char* name : names) {
-    cv::FileNode node = fs[name];
-    if (!node.empty()) return node;
+// A node's value as text, for messages.
+std::string node_text(const cv::FileNode& node) {
+  if (node.isInt() || node.isReal()) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", node.real());
+    return text;
   }
-  return cv::FileNode();
+  if (node.isString()) return "'" + node.string() + "'";
+  std::string text = node.isMap() ? "{" : "[";
+  for (const cv::FileNode& child : node) {
+    if (node.isMap()) text += child.name() + ":";
+    text += node_text(child) + ",";
+  }
+  return text + (node.isMap() ? "}" : "]");
 }
 
-cv::Mat read_matrix(const cv::FileNode& node, const std::string& name, const std::string& path) {
-  cv::Mat mat;
-  try {
-    node >> mat;
-  } catch (const cv::Exception& e) {
-    throw InputError("calibration '" + path + "': " + name + " is not a matrix: " + e.what());
+// One entry of a calibration: its node, the name it has there and the file that holds it.
+struct Entry {
+  cv::FileNode node;
+  std::string name;
+  std::string file;
+  bool found() const { return !node.empty(); }
+  std::string where() const { return "calibration '" + file + "': " + name; }
+};
+
+// One calibration file, parsed from its text in memory.
+class CalibrationFile {
+ public:
+  explicit CalibrationFile(std::string path) : path_(std::move(path)) {
+    const std::string text = read_calibration_text(path_);
+    try {
+      fs_.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+    } catch (const cv::Exception& e) {
+      throw InputError("cannot read calibration '" + path_ +
+                       "': not an OpenCV YAML/XML/JSON file (" + e.what() + ")");
+    }
+    if (!fs_.isOpened()) {
+      throw InputError("cannot read calibration '" + path_ + "': not an OpenCV YAML/XML/JSON file");
+    }
   }
-  if (mat.empty()) throw InputError("calibration '" + path + "': " + name + " is not a matrix");
+
+  const std::string& path() const { return path_; }
+
+  // The first of `names` the file holds, or an empty Entry.
+  Entry find(std::initializer_list<const char*> names) const {
+    for (const char* name : names) {
+      const cv::FileNode node = fs_[name];
+      if (!node.empty()) return Entry{node, name, path_};
+    }
+    return {};
+  }
+
+ private:
+  std::string path_;
+  cv::FileStorage fs_;
+};
+
+// A plain list ([1, 2, 3]) or a list of rows ([[1, 0], [0, 1]]) as a matrix.
+cv::Mat matrix_from_sequence(const Entry& entry) {
+  const cv::FileNode& node = entry.node;
+  const bool nested = node.size() > 0 && node[0].isSeq();
+  const int rows = nested ? static_cast<int>(node.size()) : 1;
+  const int cols = nested ? static_cast<int>(node[0].size()) : static_cast<int>(node.size());
+  cv::Mat mat(rows, cols, CV_64F);
+  for (int r = 0; r < rows; ++r) {
+    const cv::FileNode row = nested ? node[r] : node;
+    if (static_cast<int>(row.size()) != cols) {
+      throw InputError(entry.where() + " has rows of different lengths");
+    }
+    for (int c = 0; c < cols; ++c) {
+      if (!row[c].isInt() && !row[c].isReal()) throw InputError(entry.where() + " holds a non-number");
+      mat.at<double>(r, c) = row[c].real();
+    }
+  }
+  return mat;
+}
+
+// The entry as a single-channel matrix of doubles, every value finite.
+cv::Mat read_matrix(const Entry& entry) {
+  cv::Mat mat;
+  if (entry.node.isSeq()) {
+    mat = matrix_from_sequence(entry);
+  } else {
+    try {
+      entry.node >> mat;
+    } catch (const cv::Exception& e) {
+      throw InputError(entry.where() + " is not a matrix: " + e.what());
+    }
+  }
+  if (mat.empty()) throw InputError(entry.where() + " is not a matrix");
+  if (mat.channels() != 1) {
+    throw InputError(entry.where() + " must be a single-channel matrix, got " +
+                     std::to_string(mat.channels()) + " channels");
+  }
   cv::Mat as_double;
   mat.convertTo(as_double, CV_64F);
+  for (int r = 0; r < as_double.rows; ++r) {
+    for (int c = 0; c < as_double.cols; ++c) {
+      const double v = as_double.at<double>(r, c);
+      if (!std::isfinite(v)) {
+        throw InputError(entry.where() + " holds " + (std::isnan(v) ? "NaN" : "an infinity") +
+                         " (row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) +
+                         "): a calibration's values must be finite numbers");
+      }
+    }
+  }
   return as_double;
 }
 
 template <size_t N>
-std::array<double, N> read_fixed(const cv::FileNode& node, const std::string& name, int rows,
-                                 int cols, const std::string& path, bool vector_any_shape = false) {
-  const cv::Mat m = read_matrix(node, name, path);
+std::array<double, N> read_fixed(const Entry& entry, int rows, int cols,
+                                 bool vector_any_shape = false) {
+  const cv::Mat m = read_matrix(entry);
   const bool shape_ok = vector_any_shape ? static_cast<int>(m.total()) == rows * cols &&
                                                (m.rows == 1 || m.cols == 1)
                                          : m.rows == rows && m.cols == cols;
-  if (!shape_ok || m.channels() != 1) {
-    throw InputError("calibration '" + path + "': " + name + " must be " +
-                     std::to_string(rows) + "x" + std::to_string(cols) + ", got " +
-                     std::to_string(m.rows) + "x" + std::to_string(m.cols));
+  if (!shape_ok) {
+    throw InputError(entry.where() + " must be " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + ", got " + std::to_string(m.rows) + "x" +
+                     std::to_string(m.cols));
   }
   std::array<double, N> values{};
-  for (size_t i = 0; i < N; ++i) values[i] = m.at<double>(static_cast<int>(i / m.cols), static_cast<int>(i % m.cols));
+  for (size_t i = 0; i < N; ++i) {
+    values[i] = m.at<double>(static_cast<int>(i / m.cols), static_cast<int>(i % m.cols));
+  }
   return values;
 }
 
-std::vector<double> read_distortion(const cv::FileNode& node, const std::string& name,
-                                    const std::string& path) {
-  const cv::Mat m = read_matrix(node, name, path);
+std::vector<double> read_distortion(const Entry& entry) {
+  const cv::Mat m = read_matrix(entry);
   const size_t n = m.total();
   if ((m.rows != 1 && m.cols != 1) || !(n == 4 || n == 5 || n == 8 || n == 12 || n == 14)) {
-    throw InputError("calibration '" + path + "': " + name +
+    throw InputError(entry.where() +
                      " must be a vector of 4, 5, 8, 12 or 14 distortion coefficients, got " +
                      std::to_string(m.rows) + "x" + std::to_string(m.cols));
   }
   std::vector<double> values(n);
-  for (size_t i = 0; i < n; ++i) values[i] = m.at<double>(static_cast<int>(m.rows == 1 ? 0 : i), static_cast<int>(m.rows == 1 ? i : 0));
+  for (size_t i = 0; i < n; ++i) values[i] = m.at<double>(static_cast<int>(i));
   return values;
 }
 
-void read_image_size(const cv::FileStorage& fs, StereoCalibration& c) {
-  const cv::FileNode w = find_node(fs, {"image_width", "imageWidth", "width"});
-  const cv::FileNode h = find_node(fs, {"image_height", "imageHeight", "height"});
-  if (!w.empty() && !h.empty() && w.isInt() && h.isInt()) {
-    c.width = static_cast<int>(w);
-    c.height = static_cast<int>(h);
-  } else {
-    const cv::FileNode size = find_node(fs, {"image_size", "imageSize", "size"});
-    if (size.isSeq() && size.size() == 2) {
-      c.width = static_cast<int>(size[0]);
-      c.height = static_cast<int>(size[1]);
-    } else if (!size.empty() && size.isMap()) {
-      const cv::Mat m = read_matrix(size, "image_size", c.path);
-      if (m.total() == 2) {
-        c.width = static_cast<int>(m.at<double>(0));
-        c.height = static_cast<int>(m.at<double>(1));
-      }
-    }
+// Refuses `problem` (from calibration_checks.h) for the entry, when there is one.
+void refuse_if(const std::string& problem, const Entry& entry) {
+  if (!problem.empty()) throw InputError(entry.where() + " " + problem);
+}
+
+// A whole number in 1..65536 (an image side).
+int read_side(const Entry& entry) {
+  const bool number = entry.node.isInt() || entry.node.isReal();
+  const double v = number ? entry.node.real() : -1.0;
+  if (!(v >= 1.0 && v <= 65536.0) || v != std::floor(v)) {
+    throw InputError(entry.where() + " must hold image sides in whole pixels (1..65536), got " +
+                     (number ? node_text(entry.node) : "no number"));
   }
-  if (c.width <= 0 || c.height <= 0) {
-    throw InputError("calibration '" + c.path +
+  return static_cast<int>(v);
+}
+
+void read_image_size(const CalibrationFile& files, StereoCalibration& c) {
+  const Entry w = files.find({"image_width", "imageWidth", "width"});
+  const Entry h = files.find({"image_height", "imageHeight", "height"});
+  if (w.found() != h.found()) {
+    const Entry& given = w.found() ? w : h;
+    throw InputError(given.where() + " is given without its partner (image_width needs "
+                     "image_height)");
+  }
+  if (w.found()) {
+    c.width = read_side(w);
+    c.height = read_side(h);
+    return;
+  }
+  const Entry size = files.find({"image_size", "imageSize", "size"});
+  if (!size.found()) {
+    throw InputError("calibration '" + files.path() +
                      "' does not give the image size it was made for (image_width and "
                      "image_height, or image_size as [width, height])");
   }
+  const cv::Mat m = read_matrix(size);
+  if (m.total() != 2) {
+    throw InputError(size.where() + " must be [width, height], got " + std::to_string(m.total()) +
+                     " values");
+  }
+  const auto side = [&](int i) {
+    const double v = m.at<double>(i);
+    if (!(v >= 1.0 && v <= 65536.0) || v != std::floor(v)) {
+      throw InputError(size.where() + " must hold image sides in whole pixels (1..65536), got " +
+                       std::to_string(v));
+    }
+    return static_cast<int>(v);
+  };
+  c.width = side(0);
+  c.height = side(1);
 }
 
 // Pixel coordinates under a size change by `s`, pixel centres kept aligned: the centre of pixel
@@ -126,60 +242,58 @@ void scale_q(Matrix4& Q, double s) {
 }  // namespace
 
 StereoCalibration load_stereo_calibration(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError("cannot read calibration '" + path + "': no such file");
-  }
-  cv::FileStorage fs;
-  try {
-    fs.open(path, cv::FileStorage::READ);
-  } catch (const cv::Exception& e) {
-    throw InputError("cannot read calibration '" + path +
-                     "': not an OpenCV YAML/XML file (" + e.what() + ")");
-  }
-  if (!fs.isOpened()) {
-    throw InputError("cannot read calibration '" + path + "': not an OpenCV YAML/XML file");
-  }
+  const CalibrationFile files(path);
   StereoCalibration c;
   c.path = path;
-  read_image_size(fs, c);
+  read_image_size(files, c);
 
-  const cv::FileNode k1 = find_node(fs, {"K1", "M1", "cameraMatrix1", "camera_matrix_1"});
-  const cv::FileNode d1 = find_node(fs, {"D1", "distCoeffs1", "dist_coeffs_1"});
-  const cv::FileNode k2 = find_node(fs, {"K2", "M2", "cameraMatrix2", "camera_matrix_2"});
-  const cv::FileNode d2 = find_node(fs, {"D2", "distCoeffs2", "dist_coeffs_2"});
-  if (!k1.empty() && !d1.empty() && !k2.empty() && !d2.empty()) {
-    c.K1 = read_fixed<9>(k1, "K1", 3, 3, path);
-    c.K2 = read_fixed<9>(k2, "K2", 3, 3, path);
-    c.D1 = read_distortion(d1, "D1", path);
-    c.D2 = read_distortion(d2, "D2", path);
+  const Entry k1 = files.find({"K1", "M1", "cameraMatrix1", "camera_matrix_1"});
+  const Entry d1 = files.find({"D1", "distCoeffs1", "dist_coeffs_1"});
+  const Entry k2 = files.find({"K2", "M2", "cameraMatrix2", "camera_matrix_2"});
+  const Entry d2 = files.find({"D2", "distCoeffs2", "dist_coeffs_2"});
+  if (k1.found() && d1.found() && k2.found() && d2.found()) {
+    c.K1 = read_fixed<9>(k1, 3, 3);
+    refuse_if(camera_matrix_problem(c.K1), k1);
+    c.K2 = read_fixed<9>(k2, 3, 3);
+    refuse_if(camera_matrix_problem(c.K2), k2);
+    c.D1 = read_distortion(d1);
+    c.D2 = read_distortion(d2);
     c.has_intrinsics = true;
   }
-  const cv::FileNode r = fs["R"];
-  const cv::FileNode t = fs["T"];
-  if (!r.empty() && !t.empty()) {
-    c.R = read_fixed<9>(r, "R", 3, 3, path);
-    c.T = read_fixed<3>(t, "T", 3, 1, path, true);
+  const Entry r = files.find({"R"});
+  const Entry t = files.find({"T"});
+  if (r.found() && t.found()) {
+    c.R = read_fixed<9>(r, 3, 3);
+    refuse_if(rotation_problem(c.R), r);
+    c.T = read_fixed<3>(t, 3, 1, true);
+    refuse_if(translation_problem(c.T), t);
     c.has_extrinsics = true;
   }
-  const cv::FileNode r1 = fs["R1"], r2 = fs["R2"], p1 = fs["P1"], p2 = fs["P2"], q = fs["Q"];
-  if (!r1.empty() && !r2.empty() && !p1.empty() && !p2.empty() && !q.empty()) {
-    c.R1 = read_fixed<9>(r1, "R1", 3, 3, path);
-    c.R2 = read_fixed<9>(r2, "R2", 3, 3, path);
-    c.P1 = read_fixed<12>(p1, "P1", 3, 4, path);
-    c.P2 = read_fixed<12>(p2, "P2", 3, 4, path);
-    c.Q = read_fixed<16>(q, "Q", 4, 4, path);
+  const Entry r1 = files.find({"R1"}), r2 = files.find({"R2"}), p1 = files.find({"P1"}),
+              p2 = files.find({"P2"}), q = files.find({"Q"});
+  if (r1.found() && r2.found() && p1.found() && p2.found() && q.found()) {
+    c.R1 = read_fixed<9>(r1, 3, 3);
+    refuse_if(rotation_problem(c.R1), r1);
+    c.R2 = read_fixed<9>(r2, 3, 3);
+    refuse_if(rotation_problem(c.R2), r2);
+    c.P1 = read_fixed<12>(p1, 3, 4);
+    refuse_if(projection_problem(c.P1, false), p1);
+    c.P2 = read_fixed<12>(p2, 3, 4);
+    refuse_if(projection_problem(c.P2, true), p2);
+    c.Q = read_fixed<16>(q, 4, 4);
+    refuse_if(q_problem(c.Q), q);
     c.has_rectification = true;
   }
   if (!(c.has_intrinsics && c.has_extrinsics) && !c.has_rectification) {
     std::string found;
     for (const char* key : {"K1", "M1", "D1", "K2", "M2", "D2", "R", "T", "R1", "R2", "P1", "P2", "Q"}) {
-      if (!fs[key].empty()) found += std::string(found.empty() ? "" : " ") + key;
+      if (files.find({key}).found()) found += std::string(found.empty() ? "" : " ") + key;
     }
-    throw InputError("calibration '" + path +
+    throw InputError("calibration '" + c.path +
                      "' holds neither K1 D1 K2 D2 R T nor R1 R2 P1 P2 Q (found: " +
                      (found.empty() ? "none of them" : found) + ")");
   }
+  check_stated_image_size(c);
   return c;
 }
 

@@ -32,12 +32,15 @@ struct StereoCalibration {
   Matrix4 Q{};
 };
 
-// Reads an OpenCV FileStorage file (YAML or XML, by content) holding either
+// Reads an OpenCV FileStorage file (YAML, XML or JSON, by content; read_calibration_text in
+// calibration_files.h keeps what cannot be a calibration away from the parser) holding either
 //   K1 D1 K2 D2 R T (also spelled M1/M2, cameraMatrix1/2, distCoeffs1/2), or
 //   R1 R2 P1 P2 Q (with K1 D1 K2 D2 when the input still needs undistorting),
 // and the image size as image_width + image_height, or image_size / imageSize as [w, h].
-// InputError naming the file: missing, not FileStorage, no image size, a matrix of the wrong
-// shape, or neither set complete (the message lists the keys found).
+// InputError naming the file and the entry: missing, unreadable, not FileStorage, no image
+// size, a matrix of the wrong shape, a value that is not finite, values no camera pair has
+// (calibration_checks.h), principal points outside the image size, or neither set complete (the
+// message lists the keys found).
 StereoCalibration load_stereo_calibration(const std::string& path);
 
 // The calibration for images of width x height. The same size returns it unchanged; a whole

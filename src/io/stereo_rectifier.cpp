@@ -46,6 +46,19 @@ ImageF32 image_from_map(const cv::Mat& map) {
   return image;
 }
 
+// How much of a rectified view the raw image covers: the share of map entries inside it.
+double fraction_inside(const cv::Mat& map_x, const cv::Mat& map_y, int width, int height) {
+  size_t inside = 0;
+  for (int y = 0; y < map_x.rows; ++y) {
+    const float* xs = map_x.ptr<float>(y);
+    const float* ys = map_y.ptr<float>(y);
+    for (int x = 0; x < map_x.cols; ++x) {
+      inside += xs[x] >= 0.0f && xs[x] <= width - 1.0f && ys[x] >= 0.0f && ys[x] <= height - 1.0f;
+    }
+  }
+  return static_cast<double>(inside) / static_cast<double>(map_x.total());
+}
+
 std::string alpha_text(double alpha) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", alpha);
@@ -85,6 +98,12 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                    : "input taken as rectified: " + c.path +
                          " has no camera matrices (K1 D1 K2 D2), only Q for depth";
   }
+  if (!cv::checkRange(R1) || !cv::checkRange(R2) || !cv::checkRange(P1) || !cv::checkRange(P2) ||
+      !cv::checkRange(Q) || !(P1.at<double>(0, 0) > 0.0)) {
+    throw InputError("calibration '" + c.path +
+                     "' cannot be rectified: stereoRectify gives no finite rectified cameras "
+                     "for it");
+  }
   P1_ = from_mat<12>(P1);
   P2_ = from_mat<12>(P2);
   Q_ = from_mat<16>(Q);
@@ -100,6 +119,16 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                               cv_maps_->left_x, cv_maps_->left_y);
   cv::initUndistortRectifyMap(to_mat(c.K2, 3, 3), to_mat(c.D2), R2, P2, size, CV_32FC1,
                               cv_maps_->right_x, cv_maps_->right_y);
+  const auto refuse_blank = [&](const char* view, const cv::Mat& map_x, const cv::Mat& map_y) {
+    const double seen = fraction_inside(map_x, map_y, width, height);
+    if (seen < 0.1) {
+      throw InputError("calibration '" + c.path + "' leaves the rectified " + view +
+                       " view blank (" + alpha_text(100.0 * seen) + " % of it inside the " +
+                       size_text(width, height) + " image): is it this camera's?");
+    }
+  };
+  refuse_blank("left", cv_maps_->left_x, cv_maps_->left_y);
+  refuse_blank("right", cv_maps_->right_x, cv_maps_->right_y);
   maps_.left_x = image_from_map(cv_maps_->left_x);
   maps_.left_y = image_from_map(cv_maps_->left_y);
   maps_.right_x = image_from_map(cv_maps_->right_x);

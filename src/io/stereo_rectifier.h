@@ -19,7 +19,8 @@ namespace sv {
 //     still gives depth.
 // The calibration is first fitted to the image size (fit_calibration_to_size: rescaled when the
 // size is a whole multiple, InputError with both sizes otherwise). A vertical rig (views one
-// above the other) is an InputError: the engines match along rows.
+// above the other) is an InputError: the engines match along rows; so is a calibration whose
+// rectified views would be blank (less than a tenth of them inside the raw image) or not finite.
 class StereoRectifier {
  public:
   StereoRectifier(const StereoCalibration& calibration, int width, int height, double alpha = 0.0);

@@ -300,5 +300,35 @@ TEST(StereoRectifier, OnlyQMeansTheInputIsRectifiedAlready) {
   EXPECT_THROW(StereoRectifier(c, 64, 48), InputError);
 }
 
+// A calibration that would leave a rectified view blank (here R1 turns the left camera 80
+// degrees away from the scene) is refused rather than run (issue 24: blank views, a constant
+// disparity map).
+TEST(StereoRectifier, ACalibrationThatLeavesAViewBlankIsRefused) {
+  StereoCalibration c;
+  c.path = "turned.yaml";
+  c.width = 64;
+  c.height = 48;
+  c.has_intrinsics = c.has_rectification = true;
+  c.K1 = c.K2 = {60, 0, 31.5, 0, 60, 23.5, 0, 0, 1};
+  c.D1 = c.D2 = {0, 0, 0, 0, 0};
+  cv::Matx33d turned;
+  cv::Rodrigues(cv::Vec3d(0, 1.4, 0), turned);
+  std::copy(turned.val, turned.val + 9, c.R1.begin());
+  c.R2 = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  c.P1 = {60, 0, 31.5, 0, 0, 60, 23.5, 0, 0, 0, 1, 0};
+  c.P2 = {60, 0, 31.5, -6, 0, 60, 23.5, 0, 0, 0, 1, 0};
+  c.Q = {1, 0, 0, -31.5, 0, 1, 0, -23.5, 0, 0, 0, 60, 0, 0, 10, 0};
+  try {
+    StereoRectifier(c, 64, 48);
+    FAIL() << "a rectifier with a blank left view was built";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("turned.yaml' leaves the rectified left view blank (0 %"),
+              std::string::npos)
+        << e.what();
+  }
+  c.R1 = c.R2;
+  EXPECT_NO_THROW(StereoRectifier(c, 64, 48));
+}
+
 }  // namespace
 }  // namespace sv
