@@ -19,14 +19,25 @@ std::string point(double x, double y) { return "(" + number(x) + ", " + number(y
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
+std::string rect_text(const PixelRect& r) {
+  return "(x " + std::to_string(r.x) + ", y " + std::to_string(r.y) + ", " +
+         size_text(r.width, r.height) + ")";
+}
+
 // Pixel centres run from 0 to size - 1; a principal point may sit anywhere over the pixels.
 bool inside(double c, int size) { return c >= -0.5 && c <= size - 0.5; }
+
+bool roi_inside(const PixelRect& r, int w, int h) {
+  return r.x + r.width <= w && r.y + r.height <= h;
+}
 
 // The principal points a calibration gives, named as in its file's model.
 struct PrincipalPoint {
   const char* name;
   double x, y;
 };
+
+std::string valid_roi_name(int i) { return "ValidRoi" + std::to_string(i); }
 
 }  // namespace
 
@@ -95,6 +106,13 @@ std::string q_problem(const Matrix4& Q) {
   return {};
 }
 
+std::string roi_problem(const PixelRect& roi) {
+  if (roi.x < 0 || roi.y < 0 || roi.width <= 0 || roi.height <= 0) {
+    return "is not a rectangle in the image " + rect_text(roi);
+  }
+  return {};
+}
+
 void check_stated_image_size(const StereoCalibration& c) {
   const std::string where = "calibration '" + c.path + "' is for " + size_text(c.width, c.height);
   if (c.has_intrinsics) {
@@ -103,6 +121,51 @@ void check_stated_image_size(const StereoCalibration& c) {
       if (!inside(p.x, c.width) || !inside(p.y, c.height)) {
         throw InputError(where + " images, but the principal point of " + p.name + ", " +
                          point(p.x, p.y) + ", lies outside them");
+      }
+    }
+  }
+  if (c.has_valid_rois) {
+    for (int i = 1; i <= 2; ++i) {
+      const PixelRect& roi = i == 1 ? c.valid_roi1 : c.valid_roi2;
+      if (!roi_inside(roi, c.width, c.height)) {
+        throw InputError(where + " images, but " + valid_roi_name(i) + " " + rect_text(roi) +
+                         " reaches outside them");
+      }
+    }
+  }
+}
+
+void check_assumed_image_size(const StereoCalibration& c, int width, int height) {
+  const std::string where = "calibration '" + c.path +
+                            "' does not give the image size it was made for, and the source's " +
+                            size_text(width, height) + " does not fit it: ";
+  const std::string remedy = " (add image_width and image_height to the file)";
+  if (c.has_intrinsics) {
+    const double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
+    for (const PrincipalPoint& p : {PrincipalPoint{"K1", c.K1[2], c.K1[5]},
+                                    PrincipalPoint{"K2", c.K2[2], c.K2[5]}}) {
+      if (std::fabs(p.x - cx) > 0.2 * width || std::fabs(p.y - cy) > 0.2 * height) {
+        throw InputError(where + "the principal point of " + p.name + ", " + point(p.x, p.y) +
+                         ", lies far from the image centre " + point(cx, cy) +
+                         " (more than 20 % of the size)" + remedy);
+      }
+    }
+  }
+  if (c.has_rectification) {
+    for (const PrincipalPoint& p : {PrincipalPoint{"P1", c.P1[2], c.P1[6]},
+                                    PrincipalPoint{"P2", c.P2[2], c.P2[6]}}) {
+      if (!inside(p.x, width) || !inside(p.y, height)) {
+        throw InputError(where + "the principal point of " + p.name + ", " + point(p.x, p.y) +
+                         ", lies outside the image" + remedy);
+      }
+    }
+  }
+  if (c.has_valid_rois) {
+    for (int i = 1; i <= 2; ++i) {
+      const PixelRect& roi = i == 1 ? c.valid_roi1 : c.valid_roi2;
+      if (!roi_inside(roi, width, height)) {
+        throw InputError(where + valid_roi_name(i) + " " + rect_text(roi) +
+                         " reaches outside the image" + remedy);
       }
     }
   }

@@ -20,9 +20,17 @@ std::string translation_problem(const std::array<double, 3>& T);
 std::string projection_problem(const Matrix34& P, bool second);
 // stereoRectify's disparity-to-depth matrix (geometry_from_q reads it).
 std::string q_problem(const Matrix4& Q);
+// A valid-pixel rectangle of positive size at non-negative coordinates.
+std::string roi_problem(const PixelRect& roi);
 
 // Checks a calibration against the image size it states (width, height): the principal points
-// of K1 K2 lie inside the image. InputError with the numbers.
+// of K1 K2 lie inside the image and the valid ROIs fit in it. InputError with the numbers.
 void check_stated_image_size(const StereoCalibration& calibration);
+
+// For a calibration that does not state its image size: whether width x height can be the size
+// it was made for. The camera matrices' principal points must lie near the centre (within 20 %
+// of the size: at twice or half the calibrated size they lie about 25 % off), the rectified
+// cameras' (P1 P2) inside the image and the valid ROIs in it. InputError with the numbers.
+void check_assumed_image_size(const StereoCalibration& calibration, int width, int height);
 
 }  // namespace sv

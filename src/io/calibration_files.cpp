@@ -8,11 +8,57 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "src/core/error.h"
 
 namespace sv {
 namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kExtensions[] = {".yml", ".yaml", ".xml", ".json"};
+
+bool has_calibration_extension(const fs::path& path) {
+  const std::string ext = path.extension().string();
+  return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+}
+
+// dir/stem.yml (or another extension) when there is exactly one such file.
+std::string find_by_stem(const fs::path& dir, const std::string& stem) {
+  std::string found;
+  for (const char* ext : kExtensions) {
+    std::error_code ec;
+    const fs::path candidate = dir / (stem + ext);
+    if (!fs::exists(candidate, ec)) continue;
+    if (!found.empty()) {
+      throw InputError("calibration folder '" + dir.string() + "' holds both " + found +
+                       " and " + candidate.string() + ": name the files with --calib A,B");
+    }
+    found = candidate.string();
+  }
+  return found;
+}
+
+std::vector<std::string> files_of_folder(const fs::path& dir) {
+  const std::string intrinsics = find_by_stem(dir, "intrinsics");
+  const std::string extrinsics = find_by_stem(dir, "extrinsics");
+  if (!intrinsics.empty() && !extrinsics.empty()) return {intrinsics, extrinsics};
+  std::vector<std::string> candidates;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (has_calibration_extension(entry.path())) candidates.push_back(entry.path().filename().string());
+  }
+  std::sort(candidates.begin(), candidates.end());
+  if (candidates.size() == 1) return {(dir / candidates.front()).string()};
+  std::string listed;
+  for (const std::string& name : candidates) listed += (listed.empty() ? "" : ", ") + name;
+  throw InputError("calibration folder '" + dir.string() +
+                   "' holds no intrinsics.yml and extrinsics.yml (" +
+                   (listed.empty() ? "no .yml, .yaml, .xml or .json file at all"
+                                   : "but " + listed) +
+                   "): name the file(s) with --calib FILE or --calib A,B");
+}
 
 std::string size_text(unsigned long long bytes) {
   if (bytes >= (1ull << 20)) return std::to_string(bytes >> 20) + " MiB";
@@ -58,6 +104,27 @@ int nesting_depth(const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<std::string> calibration_file_paths(const std::string& spec) {
+  if (spec.empty()) throw InputError("--calib needs a file, files separated by commas or a folder");
+  std::error_code ec;
+  if (fs::is_directory(spec, ec)) return files_of_folder(spec);
+  if (fs::exists(spec, ec) || spec.find(',') == std::string::npos) return {spec};
+  std::vector<std::string> paths;
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = spec.find(',', begin);
+    const std::string part = spec.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (part.empty()) throw InputError("--calib '" + spec + "': an empty file name in the list");
+    if (fs::is_directory(part, ec)) {
+      throw InputError("--calib '" + spec + "': '" + part + "' is a folder; list files only");
+    }
+    paths.push_back(part);
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return paths;
+}
 
 std::string read_calibration_text(const std::string& path) {
   // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting.

@@ -19,6 +19,7 @@ std::optional<StereoPair> RectifiedSource::next() {
   if (!rectifier_ || !pair->left.same_size(rectifier_->width(), rectifier_->height())) {
     rectifier_ = std::make_unique<StereoRectifier>(calibration_, pair->left.width(),
                                                    pair->left.height(), alpha_);
+    if (!rectifier_->size_notice().empty()) post_notice(notices_, rectifier_->size_notice());
     post_notice(notices_, rectifier_->summary());
     // The engine's answer carries over to the new size; the maps are the new rectifier's.
     const bool engine_remaps = handoff_ && handoff_->engine_remaps();

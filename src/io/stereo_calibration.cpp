@@ -13,7 +13,7 @@ namespace {
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
-// A node's value as text, for messages.
+// A node's value as text, to compare an entry that two files both hold.
 std::string node_text(const cv::FileNode& node) {
   if (node.isInt() || node.isReal()) {
     char text[32];
@@ -38,36 +38,55 @@ struct Entry {
   std::string where() const { return "calibration '" + file + "': " + name; }
 };
 
-// One calibration file, parsed from its text in memory.
-class CalibrationFile {
+// The files of one calibration, read as one: each entry comes from the file that holds it.
+class CalibrationFiles {
  public:
-  explicit CalibrationFile(std::string path) : path_(std::move(path)) {
-    const std::string text = read_calibration_text(path_);
-    try {
-      fs_.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
-    } catch (const cv::Exception& e) {
-      throw InputError("cannot read calibration '" + path_ +
-                       "': not an OpenCV YAML/XML/JSON file (" + e.what() + ")");
-    }
-    if (!fs_.isOpened()) {
-      throw InputError("cannot read calibration '" + path_ + "': not an OpenCV YAML/XML/JSON file");
+  explicit CalibrationFiles(const std::vector<std::string>& paths) {
+    for (const std::string& path : paths) {
+      const std::string text = read_calibration_text(path);
+      cv::FileStorage fs;
+      try {
+        fs.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+      } catch (const cv::Exception& e) {
+        throw InputError("cannot read calibration '" + path +
+                         "': not an OpenCV YAML/XML/JSON file (" + e.what() + ")");
+      }
+      if (!fs.isOpened()) {
+        throw InputError("cannot read calibration '" + path + "': not an OpenCV YAML/XML/JSON file");
+      }
+      files_.emplace_back(path, std::move(fs));
     }
   }
 
-  const std::string& path() const { return path_; }
+  // "a.yml" or "a.yml + b.yml", for messages about the whole calibration.
+  std::string description() const {
+    std::string text;
+    for (const auto& [path, fs] : files_) text += (text.empty() ? "" : " + ") + path;
+    return text;
+  }
 
-  // The first of `names` the file holds, or an empty Entry.
+  // The first of `names` that a file holds (an empty Entry when none does). InputError when two
+  // files hold it with different values.
   Entry find(std::initializer_list<const char*> names) const {
     for (const char* name : names) {
-      const cv::FileNode node = fs_[name];
-      if (!node.empty()) return Entry{node, name, path_};
+      Entry entry;
+      for (const auto& [path, fs] : files_) {
+        const cv::FileNode node = fs[name];
+        if (node.empty()) continue;
+        if (!entry.found()) {
+          entry = Entry{node, name, path};
+        } else if (node_text(node) != node_text(entry.node)) {
+          throw InputError("calibration: " + std::string(name) + " differs between '" +
+                           entry.file + "' and '" + path + "'");
+        }
+      }
+      if (entry.found()) return entry;
     }
     return {};
   }
 
  private:
-  std::string path_;
-  cv::FileStorage fs_;
+  std::vector<std::pair<std::string, cv::FileStorage>> files_;
 };
 
 // A plain list ([1, 2, 3]) or a list of rows ([[1, 0], [0, 1]]) as a matrix.
@@ -170,7 +189,7 @@ int read_side(const Entry& entry) {
   return static_cast<int>(v);
 }
 
-void read_image_size(const CalibrationFile& files, StereoCalibration& c) {
+void read_image_size(const CalibrationFiles& files, StereoCalibration& c) {
   const Entry w = files.find({"image_width", "imageWidth", "width"});
   const Entry h = files.find({"image_height", "imageHeight", "height"});
   if (w.found() != h.found()) {
@@ -184,11 +203,7 @@ void read_image_size(const CalibrationFile& files, StereoCalibration& c) {
     return;
   }
   const Entry size = files.find({"image_size", "imageSize", "size"});
-  if (!size.found()) {
-    throw InputError("calibration '" + files.path() +
-                     "' does not give the image size it was made for (image_width and "
-                     "image_height, or image_size as [width, height])");
-  }
+  if (!size.found()) return;  // the source's size will be taken (fit_calibration_to_size)
   const cv::Mat m = read_matrix(size);
   if (m.total() != 2) {
     throw InputError(size.where() + " must be [width, height], got " + std::to_string(m.total()) +
@@ -204,6 +219,24 @@ void read_image_size(const CalibrationFile& files, StereoCalibration& c) {
   };
   c.width = side(0);
   c.height = side(1);
+}
+
+PixelRect read_roi(const Entry& entry) {
+  const cv::Mat m = read_matrix(entry);
+  if (m.total() != 4 || (m.rows != 1 && m.cols != 1)) {
+    throw InputError(entry.where() + " must be [x, y, width, height], got " +
+                     std::to_string(m.rows) + "x" + std::to_string(m.cols));
+  }
+  for (int i = 0; i < 4; ++i) {
+    const double v = m.at<double>(i);
+    if (v != std::floor(v) || std::fabs(v) > 65536.0) {
+      throw InputError(entry.where() + " must hold whole pixels, got " + std::to_string(v));
+    }
+  }
+  const PixelRect roi{static_cast<int>(m.at<double>(0)), static_cast<int>(m.at<double>(1)),
+                      static_cast<int>(m.at<double>(2)), static_cast<int>(m.at<double>(3))};
+  refuse_if(roi_problem(roi), entry);
+  return roi;
 }
 
 // Pixel coordinates under a size change by `s`, pixel centres kept aligned: the centre of pixel
@@ -228,6 +261,14 @@ void scale_projection(Matrix34& P, double s) {
   P[6] = scale_coordinate(P[6], s);
 }
 
+// Whole pixels of the scaled image that lie inside the scaled rectangle.
+void scale_rect(PixelRect& r, double s) {
+  const int x0 = static_cast<int>(std::ceil(r.x * s)), y0 = static_cast<int>(std::ceil(r.y * s));
+  const int x1 = static_cast<int>(std::floor((r.x + r.width) * s));
+  const int y1 = static_cast<int>(std::floor((r.y + r.height) * s));
+  r = PixelRect{x0, y0, x1 - x0, y1 - y0};
+}
+
 // [X Y Z W] = Q [x y d 1] must give the same point for the scaled x' = (x + 0.5) s - 0.5,
 // d' = s d: Q' = Q M with M = [[1,0,0,o],[0,1,0,o],[0,0,1,0],[0,0,0,s]], o = -(s - 1) / 2, which
 // multiplies the old X Y Z W by s (the same point).
@@ -241,10 +282,10 @@ void scale_q(Matrix4& Q, double s) {
 
 }  // namespace
 
-StereoCalibration load_stereo_calibration(const std::string& path) {
-  const CalibrationFile files(path);
+StereoCalibration load_stereo_calibration(const std::string& spec) {
+  const CalibrationFiles files(calibration_file_paths(spec));
   StereoCalibration c;
-  c.path = path;
+  c.path = files.description();
   read_image_size(files, c);
 
   const Entry k1 = files.find({"K1", "M1", "cameraMatrix1", "camera_matrix_1"});
@@ -284,6 +325,13 @@ StereoCalibration load_stereo_calibration(const std::string& path) {
     refuse_if(q_problem(c.Q), q);
     c.has_rectification = true;
   }
+  const Entry roi1 = files.find({"ValidRoi1", "validRoi1", "valid_roi1", "validPixROI1"});
+  const Entry roi2 = files.find({"ValidRoi2", "validRoi2", "valid_roi2", "validPixROI2"});
+  if (roi1.found() && roi2.found()) {
+    c.valid_roi1 = read_roi(roi1);
+    c.valid_roi2 = read_roi(roi2);
+    c.has_valid_rois = true;
+  }
   if (!(c.has_intrinsics && c.has_extrinsics) && !c.has_rectification) {
     std::string found;
     for (const char* key : {"K1", "M1", "D1", "K2", "M2", "D2", "R", "T", "R1", "R2", "P1", "P2", "Q"}) {
@@ -293,12 +341,19 @@ StereoCalibration load_stereo_calibration(const std::string& path) {
                      "' holds neither K1 D1 K2 D2 R T nor R1 R2 P1 P2 Q (found: " +
                      (found.empty() ? "none of them" : found) + ")");
   }
-  check_stated_image_size(c);
+  if (c.width > 0) check_stated_image_size(c);
   return c;
 }
 
 StereoCalibration fit_calibration_to_size(const StereoCalibration& calibration, int width,
                                           int height) {
+  if (calibration.width == 0) {
+    check_assumed_image_size(calibration, width, height);
+    StereoCalibration assumed = calibration;
+    assumed.width = width;
+    assumed.height = height;
+    return assumed;
+  }
   const int cw = calibration.width;
   const int ch = calibration.height;
   if (width == cw && height == ch) return calibration;
@@ -322,6 +377,10 @@ StereoCalibration fit_calibration_to_size(const StereoCalibration& calibration, 
     scale_projection(scaled.P1, s);
     scale_projection(scaled.P2, s);
     scale_q(scaled.Q, s);
+  }
+  if (scaled.has_valid_rois) {
+    scale_rect(scaled.valid_roi1, s);
+    scale_rect(scaled.valid_roi2, s);
   }
   return scaled;
 }

@@ -75,6 +75,12 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                      alpha_text(alpha));
   }
   const StereoCalibration c = fit_calibration_to_size(calibration, width, height);
+  if (calibration.width == 0) {
+    size_notice_ = "calibration '" + c.path +
+                   "' does not give the image size it was made for: taking the source's " +
+                   size_text(width, height) + ", which its principal points" +
+                   (c.has_valid_rois ? " and valid ROIs" : "") + " fit";
+  }
   const cv::Size size(width, height);
   cv::Mat R1, R2, P1, P2, Q;
   if (c.has_intrinsics && c.has_extrinsics) {

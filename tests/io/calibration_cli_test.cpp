@@ -1,9 +1,11 @@
-// The real stereoview binary with calibrations (issue 24): a calibration holding NaN or Inf, a
-// FIFO or a device as --calib.
+// The real stereoview binary with calibrations (issues 17 and 24): the two-file form in --help,
+// a calibration holding NaN or Inf, a FIFO or a device as --calib, and the calib-ximea rig end
+// to end through its two files (shared data).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <opencv2/core.hpp>
@@ -21,6 +23,11 @@ using test::run_stereoview;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+fs::path shared_data_dir() {
+  if (const char* v = std::getenv("STEREO_DATA_DIR")) return v;
+  return STEREO_DATA_DIR_DEFAULT;
 }
 
 SyntheticFrame scene_frame(int index) {
@@ -46,6 +53,13 @@ std::string write_calibration(const std::string& path, double k1_fx, double t_z)
      << "D2" << cv::Mat::zeros(1, 5, CV_64F) << "R" << cv::Mat::eye(3, 3, CV_64F) << "T"
      << cv::Mat(cv::Vec3d(-0.1, 0, t_z));
   return path;
+}
+
+TEST(CalibrationCli, HelpNamesTheTwoFileForm) {
+  const auto r = run_stereoview({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.out, "--calib FILE[,FILE]")) << r.out;
+  EXPECT_TRUE(contains(r.out, "intrinsics.yml,extrinsics.yml")) << r.out;
 }
 
 TEST(CalibrationCli, ACalibrationHoldingNanOrInfIsRefusedNamingTheEntry) {
@@ -94,6 +108,29 @@ TEST(CalibrationCli, AFifoOrADeviceAsCalibrationEndsTheRunAtOnce) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "'/dev/zero': it is a device")) << r.err;
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+}
+
+// The calib-ximea rig: intrinsics.yml and extrinsics.yml as OpenCV's stereo_calib writes them,
+// no image size.
+TEST(CalibrationCli, TheXimeaRigRectifiesThroughItsTwoFiles) {
+  const fs::path rig = shared_data_dir() / "calib-ximea";
+  if (!fs::is_directory(rig)) GTEST_SKIP() << "no shared data at " << rig;
+  const std::string dir = make_temp_dir("cli_ximea");
+  const std::string pair = (rig / "intrinsics.yml").string() + "," + (rig / "extrinsics.yml").string();
+  for (const std::string& calib : {rig.string(), pair}) {
+    const auto r = run_stereoview({"--headless", "--left", (rig / "left07.jpg").string(), "--right",
+                                   (rig / "right07.jpg").string(), "--calib", calib,
+                                   "--disparities", "128", "--algorithm", "bm-sad", "--engine",
+                                   "cpu", "--out", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "does not give the image size it was made for: taking the "
+                                "source's 640x512"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err, "rectifying 640x512 with " + (rig / "intrinsics.yml").string() +
+                                    " + " + (rig / "extrinsics.yml").string()))
+        << r.err;
+    EXPECT_TRUE(fs::exists(dir + "/disparity_000000.pfm"));
+  }
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // syntaxes (YAML, XML), read back; size fitting (scaled when a whole multiple, refused otherwise);
 // what Q says about depth. Files that cannot be calibrations (a FIFO, a device, a huge or deeply
 // nested file) and values no camera has (NaN, zero focal length, a non-rotation...) are refused
-// naming the entry (issue 24).
+// naming the entry (issue 24). The two-file form of OpenCV's stereo_calib sample and files
+// without an image size (issue 17).
 #include "src/io/stereo_calibration.h"
 
 #include <gtest/gtest.h>
@@ -128,10 +129,10 @@ TEST(StereoCalibration, MissingOrIncompleteFilesAreExplained) {
   expect_error_with([&] { load_stereo_calibration(dir + "/partial.yaml"); },
                     {"neither K1 D1 K2 D2 R T nor R1 R2 P1 P2 Q", "found: K1 T"});
   {
-    cv::FileStorage fs(dir + "/nosize.yaml", cv::FileStorage::WRITE);
+    cv::FileStorage fs(dir + "/k1only.yaml", cv::FileStorage::WRITE);
     fs << "K1" << cv::Mat(kK1);
   }
-  expect_error_with([&] { load_stereo_calibration(dir + "/nosize.yaml"); }, {"image size"});
+  expect_error_with([&] { load_stereo_calibration(dir + "/k1only.yaml"); }, {"found: K1)"});
   {
     cv::FileStorage fs(dir + "/shape.yaml", cv::FileStorage::WRITE);
     fs << "image_size" << cv::Size(320, 240) << "K1" << cv::Mat::eye(2, 3, CV_64F) << "D1"
@@ -383,6 +384,115 @@ TEST(StereoCalibration, FilesThatCannotBeCalibrationsAreRefusedWithoutHanging) {
   expect_error_with([&] { load_stereo_calibration(dir + "/flat.xml"); },
                     {"flat.xml': not an OpenCV YAML/XML/JSON file"});  // OpenCV's own refusal
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+}
+
+// OpenCV's stereo_calib sample: intrinsics.yml (M1 D1 M2 D2) and extrinsics.yml (R T R1 R2 P1
+// P2 Q), no image size.
+std::string write_stereo_calib_pair(const std::string& dir) {
+  const Rectification r = rectify(320, 240);
+  {
+    cv::FileStorage fs(dir + "/intrinsics.yml", cv::FileStorage::WRITE);
+    fs << "M1" << cv::Mat(kK1) << "D1" << cv::Mat(kD1) << "M2" << cv::Mat(kK2) << "D2" << cv::Mat(kD2);
+  }
+  {
+    cv::FileStorage fs(dir + "/extrinsics.yml", cv::FileStorage::WRITE);
+    fs << "R" << cv::Mat(rotation()) << "T" << cv::Mat(kT) << "R1" << r.R1 << "R2" << r.R2
+       << "P1" << r.P1 << "P2" << r.P2 << "Q" << r.Q;
+  }
+  return dir + "/intrinsics.yml," + dir + "/extrinsics.yml";
+}
+
+TEST(StereoCalibration, TwoFilesOrTheirFolderReadAsOne) {
+  const std::string dir = fresh_dir("calib_two_files");
+  const std::string pair = write_stereo_calib_pair(dir);
+  for (const std::string& spec : {pair, dir, dir + "/"}) {
+    const StereoCalibration c = load_stereo_calibration(spec);
+    EXPECT_TRUE(c.has_intrinsics && c.has_extrinsics && c.has_rectification) << spec;
+    EXPECT_EQ(c.width, 0) << "no image size in either file";
+    EXPECT_DOUBLE_EQ(c.K2[2], 163.0);
+    EXPECT_DOUBLE_EQ(c.T[0], -0.1);
+    EXPECT_TRUE(contains(c.path, "intrinsics.yml + ")) << c.path;
+    EXPECT_TRUE(contains(c.path, "extrinsics.yml")) << c.path;
+  }
+  // An entry in both files must be the same in both; a problem names the file that has it.
+  {
+    cv::FileStorage fs(dir + "/other.yml", cv::FileStorage::WRITE);
+    fs << "M1" << cv::Mat(kK2) << "T" << cv::Mat(cv::Vec3d(0, 0, 0));
+  }
+  expect_error_with([&] { load_stereo_calibration(pair + "," + dir + "/other.yml"); },
+                    {"M1 differs between", "intrinsics.yml' and '", "other.yml'"});
+  {
+    cv::FileStorage fs(dir + "/same.yml", cv::FileStorage::WRITE);
+    fs << "M1" << cv::Mat(kK1) << "image_width" << 320 << "image_height" << 240;
+  }
+  EXPECT_EQ(load_stereo_calibration(pair + "," + dir + "/same.yml").width, 320);
+  {
+    cv::FileStorage fs(dir + "/nan.yml", cv::FileStorage::WRITE);
+    fs << "M1" << cv::Mat(kK1) << "D1" << cv::Mat(kD1) << "M2" << cv::Mat(kK2) << "D2"
+       << cv::Mat(cv::Matx<double, 1, 4>(0, std::numeric_limits<double>::quiet_NaN(), 0, 0));
+  }
+  expect_error_with([&] { load_stereo_calibration(dir + "/nan.yml," + dir + "/extrinsics.yml"); },
+                    {"nan.yml': D2 holds NaN"});
+  expect_error_with([&] { load_stereo_calibration(dir + "/intrinsics.yml,,x.yml"); },
+                    {"an empty file name in the list"});
+  expect_error_with([&] { load_stereo_calibration(dir + "/intrinsics.yml," + dir + "/gone.yml"); },
+                    {"gone.yml': no such file"});
+
+  // A folder with one calibration file reads it; one with several or none says what it holds.
+  const std::string single = fresh_dir("calib_single");
+  write_intrinsics_extrinsics(single + "/rig.yaml", 320, 240);
+  EXPECT_EQ(load_stereo_calibration(single).width, 320);
+  const std::string several = fresh_dir("calib_several");
+  write_intrinsics_extrinsics(several + "/a.yaml", 320, 240);
+  write_intrinsics_extrinsics(several + "/b.xml", 320, 240);
+  expect_error_with([&] { load_stereo_calibration(several); },
+                    {"holds no intrinsics.yml and extrinsics.yml (but a.yaml, b.xml)", "--calib A,B"});
+  expect_error_with([&] { load_stereo_calibration(fresh_dir("calib_empty")); },
+                    {"no .yml, .yaml, .xml or .json file at all"});
+}
+
+TEST(StereoCalibration, AMissingSizeIsTheSourcesWhenThePrincipalPointsFitIt) {
+  const std::string dir = fresh_dir("calib_no_size");
+  const StereoCalibration c = load_stereo_calibration(write_stereo_calib_pair(dir));
+  ASSERT_EQ(c.width, 0);
+  const StereoCalibration fitted = fit_calibration_to_size(c, 320, 240);
+  EXPECT_EQ(fitted.width, 320);
+  EXPECT_EQ(fitted.height, 240);
+  EXPECT_EQ(fitted.K1, c.K1);  // taken, not scaled
+  EXPECT_EQ(fitted.P2, c.P2);
+  // Near the size still fits (nothing tells them apart); twice or half the size does not.
+  EXPECT_EQ(fit_calibration_to_size(c, 336, 256).width, 336);
+  expect_error_with([&] { fit_calibration_to_size(c, 640, 480); },
+                    {"does not give the image size it was made for", "640x480 does not fit it",
+                     "principal point of K1, (158.5, 121.25), lies far from the image centre "
+                     "(319.5, 239.5)",
+                     "add image_width and image_height"});
+  expect_error_with([&] { fit_calibration_to_size(c, 160, 120); }, {"160x120", "K1"});
+
+  // Without camera matrices, the rectified cameras and the valid ROIs speak.
+  const Rectification r = rectify(320, 240);
+  {
+    cv::FileStorage fs(dir + "/rect.yml", cv::FileStorage::WRITE);
+    fs << "R1" << r.R1 << "R2" << r.R2 << "P1" << r.P1 << "P2" << r.P2 << "Q" << r.Q;
+    fs << "ValidRoi1" << cv::Rect(4, 3, 300, 230) << "ValidRoi2" << cv::Rect(10, 2, 305, 236);
+  }
+  const StereoCalibration rect = load_stereo_calibration(dir + "/rect.yml");
+  ASSERT_TRUE(rect.has_valid_rois);
+  EXPECT_EQ(rect.valid_roi2.width, 305);
+  EXPECT_EQ(fit_calibration_to_size(rect, 320, 240).width, 320);
+  expect_error_with([&] { fit_calibration_to_size(rect, 312, 240); },
+                    {"ValidRoi2 (x 10, y 2, 305x236) reaches outside the image"});
+  expect_error_with([&] { fit_calibration_to_size(rect, 100, 100); },
+                    {"the principal point of P1", "lies outside the image"});
+  // A stated size is checked against the ROIs as well.
+  {
+    cv::FileStorage fs(dir + "/rect_sized.yml", cv::FileStorage::WRITE);
+    fs << "image_size" << cv::Size(300, 240) << "R1" << r.R1 << "R2" << r.R2 << "P1" << r.P1
+       << "P2" << r.P2 << "Q" << r.Q << "ValidRoi1" << cv::Rect(4, 3, 300, 230) << "ValidRoi2"
+       << cv::Rect(0, 0, 10, 10);
+  }
+  expect_error_with([&] { load_stereo_calibration(dir + "/rect_sized.yml"); },
+                    {"is for 300x240 images, but ValidRoi1 (x 4, y 3, 300x230) reaches outside"});
 }
 
 }  // namespace
