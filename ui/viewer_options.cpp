@@ -106,6 +106,7 @@ std::string viewer_usage() {
          "  --calib FILE[,FILE]       OpenCV calibration: rectify, and depth from its Q; two files\n"
          "                            (intrinsics.yml,extrinsics.yml) or a folder of them\n"
          "  --rectify-alpha A         0 keeps only valid pixels (default), 1 every source pixel\n"
+         "  --swap-views              use the view named left as the right one and vice versa\n"
          "  --loop                    play files again and again\n"
          "  --fast                    play files as fast as possible (default: their own rate)\n"
          "  --list-cameras            list the attached cameras and exit\n\n"

@@ -5,6 +5,7 @@
 
 #include "src/app/looping_source.h"
 #include "src/app/still_pair_source.h"
+#include "src/app/swapped_views_source.h"
 #include "src/app/synthetic_source.h"
 #include "src/core/error.h"
 #ifdef STEREOVIEW_HAS_OPENCV
@@ -116,11 +117,13 @@ std::unique_ptr<FrameSource> make_raw_source(const CliOptions& options, const No
 
 std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, NoticeSink notices) {
   std::unique_ptr<FrameSource> source = make_raw_source(options, notices);
+  if (options.swap_views) source = std::make_unique<SwappedViewsSource>(std::move(source));
   if (!options.calib_path.empty()) {
 #ifdef STEREOVIEW_HAS_OPENCV
     source = std::make_unique<RectifiedSource>(std::move(source),
                                                load_stereo_calibration(options.calib_path),
-                                               options.rectify_alpha, notices);
+                                               options.rectify_alpha, notices,
+                                               options.swap_views);
 #else
     throw InputError("--calib needs OpenCV, which this build does not have");
 #endif
@@ -135,7 +138,7 @@ CliOptions parse_source_flags(const std::vector<std::string>& flags) {
   static const char* const kSourceFlags[] = {
       "--source", "--left", "--right", "--sbs", "--tb", "--camera", "--uvc", "--dataset",
       "--list-cameras", "--camera-size", "--camera-fps", "--camera-format", "--exposure", "--gain",
-      "--calib", "--rectify-alpha", "--loop", "--realtime"};
+      "--calib", "--rectify-alpha", "--swap-views", "--loop", "--realtime"};
   std::vector<const char*> argv = {"stereoview"};
   for (const std::string& arg : flags) {
     if (arg.rfind("--", 0) == 0) {

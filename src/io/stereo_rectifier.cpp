@@ -68,7 +68,7 @@ std::string alpha_text(double alpha) {
 }  // namespace
 
 StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width, int height,
-                                 double alpha)
+                                 double alpha, bool views_swapped)
     : width_(width), height_(height), cv_maps_(std::make_unique<CvMaps>()) {
   if (!(alpha == -1.0 || (alpha >= 0.0 && alpha <= 1.0))) {
     throw InputError("rectification alpha must be in 0..1 (or -1 for OpenCV's default), got " +
@@ -118,6 +118,14 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                      "' describes a vertical rig (one camera above the other); stereoview "
                      "matches along rows: rotate the images or the rig by 90 degrees");
   }
+  const bool exchange_cameras = views_swapped && P2_[3] > 0.0;
+  if (views_swapped) {
+    summary_ += exchange_cameras
+                    ? "; --swap-views: its camera 1 is the right one (T x > 0), so camera 2 "
+                      "rectifies the left view"
+                    : "; --swap-views: its camera 1 rectifies the left view (named right)";
+  }
+  if (exchange_cameras) exchange_rectified_cameras();
   if (!c.has_intrinsics) return;
 
   remaps_ = true;
@@ -125,6 +133,10 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                               cv_maps_->left_x, cv_maps_->left_y);
   cv::initUndistortRectifyMap(to_mat(c.K2, 3, 3), to_mat(c.D2), R2, P2, size, CV_32FC1,
                               cv_maps_->right_x, cv_maps_->right_y);
+  if (exchange_cameras) {
+    std::swap(cv_maps_->left_x, cv_maps_->right_x);
+    std::swap(cv_maps_->left_y, cv_maps_->right_y);
+  }
   const auto refuse_blank = [&](const char* view, const cv::Mat& map_x, const cv::Mat& map_y) {
     const double seen = fraction_inside(map_x, map_y, width, height);
     if (seen < 0.1) {
@@ -139,6 +151,21 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
   maps_.left_y = image_from_map(cv_maps_->left_y);
   maps_.right_x = image_from_map(cv_maps_->right_x);
   maps_.right_y = image_from_map(cv_maps_->right_y);
+}
+
+void StereoRectifier::exchange_rectified_cameras() {
+  // The left view is now camera 2's: it becomes the reference at the origin, camera 1 sits at
+  // minus the old offset, and Q follows from the pair (stereoRectify's form).
+  Matrix34 left = P2_, right = P1_;
+  left[3] = left[7] = 0.0;
+  right[3] = -P2_[3];
+  right[7] = -P2_[7];
+  P1_ = left;
+  P2_ = right;
+  const double f = P1_[0];
+  const double tx = P2_[3] / P2_[0];
+  Q_ = Matrix4{1, 0, 0, -P1_[2], 0, 1, 0, -P1_[6], 0, 0, 0, f, 0, 0, -1.0 / tx,
+               (P1_[2] - P2_[2]) / tx};
 }
 
 StereoRectifier::~StereoRectifier() = default;

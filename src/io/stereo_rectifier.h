@@ -22,9 +22,16 @@ namespace sv {
 // allow it, InputError with the numbers otherwise). A vertical rig (views one above the other)
 // is an InputError: the engines match along rows; so is a calibration whose rectified views
 // would be blank (less than a tenth of them inside the raw image) or not finite.
+//
+// `views_swapped`: the source's views were exchanged (--swap-views), so the left view is the one
+// named right. Each view is still rectified as the calibration's camera on its side: camera 1
+// rectifies the left view, unless the calibration places camera 1 on the right (T x > 0, as
+// calibrations made under the same swapped names do); then camera 2 rectifies the left view
+// and P1, P2 and Q describe the views in that order.
 class StereoRectifier {
  public:
-  StereoRectifier(const StereoCalibration& calibration, int width, int height, double alpha = 0.0);
+  StereoRectifier(const StereoCalibration& calibration, int width, int height, double alpha = 0.0,
+                  bool views_swapped = false);
   ~StereoRectifier();
   StereoRectifier(const StereoRectifier&) = delete;
   StereoRectifier& operator=(const StereoRectifier&) = delete;
@@ -55,6 +62,8 @@ class StereoRectifier {
   void rectify(ImageF32& left, ImageF32& right) const;
 
  private:
+  void exchange_rectified_cameras();
+
   struct CvMaps;
   int width_;
   int height_;

@@ -1,18 +1,23 @@
-// The real stereoview binary with calibrations (issues 17 and 24): the two-file form in --help,
-// a calibration holding NaN or Inf, a FIFO or a device as --calib, and the calib-ximea rig end
-// to end through its two files (shared data).
+// The real stereoview binary with calibrations and swapped views (issues 17 and 24): the
+// two-file form and --swap-views in --help, a calibration holding NaN or Inf, a FIFO or a device
+// as --calib, --swap-views putting a pair named the wrong way round right (image pairs and a
+// side-by-side video), and the calib-ximea rig end to end through its two files (shared data).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "src/core/image_formats.h"
 #include "src/core/synthetic_scene.h"
+#include "src/io/mat_image.h"
 #include "tests/app/process_runner.h"
+#include "tests/io/io_test_support.h"
 
 namespace sv {
 namespace {
@@ -55,11 +60,12 @@ std::string write_calibration(const std::string& path, double k1_fx, double t_z)
   return path;
 }
 
-TEST(CalibrationCli, HelpNamesTheTwoFileForm) {
+TEST(CalibrationCli, HelpNamesTheTwoFileFormAndSwapViews) {
   const auto r = run_stereoview({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(contains(r.out, "--calib FILE[,FILE]")) << r.out;
   EXPECT_TRUE(contains(r.out, "intrinsics.yml,extrinsics.yml")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--swap-views")) << r.out;
 }
 
 TEST(CalibrationCli, ACalibrationHoldingNanOrInfIsRefusedNamingTheEntry) {
@@ -110,27 +116,113 @@ TEST(CalibrationCli, AFifoOrADeviceAsCalibrationEndsTheRunAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
 }
 
+bool same_disparities(const std::string& a, const std::string& b) {
+  const ImageF32 x = read_pfm(a), y = read_pfm(b);
+  if (!x.same_size(y.width(), y.height()) || x.empty()) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float p = x.data()[i], q = y.data()[i];
+    if (!(p == q || (std::isinf(p) && std::isinf(q)))) return false;
+  }
+  return true;
+}
+
+TEST(CalibrationCli, SwapViewsPutsAPairNamedTheWrongWayRoundRight) {
+  const std::string dir = make_temp_dir("cli_swapped");
+  const SyntheticFrame f = scene_frame(5);
+  cv::imwrite(dir + "/left.png", bgr_mat_from_rgb(f.left));
+  cv::imwrite(dir + "/right.png", bgr_mat_from_rgb(f.right));
+  auto r = run_stereoview(with_run_flags({"--left", dir + "/left.png", "--right", dir + "/right.png"},
+                                         dir + "/named"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_stereoview(with_run_flags({"--left", dir + "/right.png", "--right", dir + "/left.png"},
+                                    dir + "/wrong"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_stereoview(with_run_flags({"--left", dir + "/right.png", "--right", dir + "/left.png",
+                                     "--swap-views"},
+                                    dir + "/swapped"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "views swapped")) << r.out;
+  EXPECT_TRUE(same_disparities(dir + "/swapped/disparity_000000.pfm",
+                               dir + "/named/disparity_000000.pfm"));
+  EXPECT_FALSE(same_disparities(dir + "/wrong/disparity_000000.pfm",
+                                dir + "/named/disparity_000000.pfm"));
+
+  // A side-by-side video with its halves the wrong way round, likewise.
+  std::vector<cv::Mat> frames;
+  for (int i = 0; i < 2; ++i) {
+    const SyntheticFrame g = scene_frame(i);
+    cv::Mat packed;
+    cv::hconcat(bgr_mat_from_rgb(g.right), bgr_mat_from_rgb(g.left), packed);
+    frames.push_back(packed);
+  }
+  test::write_mjpeg_avi(dir + "/sbs.avi", frames);
+  r = run_stereoview(with_run_flags({"--sbs", dir + "/sbs.avi", "--swap-views"}, dir + "/sbs_swapped"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "done: 2 frames")) << r.out;
+}
+
+TEST(CalibrationCli, SwapViewsNeedsViewsToSwap) {
+  auto r = run_stereoview({"--headless", "--swap-views"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--swap-views applies to files, datasets and cameras")) << r.err;
+  r = run_stereoview({"eval", "--dataset", "somewhere", "--swap-views"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "not to eval or bench")) << r.err;
+}
+
+// The share of pixels whose disparity lies in lo..hi and agrees within 1 px with the pixel
+// below: a surface seen in that range, not streaks of mismatches.
+double share_on_surfaces_between(const ImageF32& d, float lo, float hi) {
+  size_t in = 0;
+  for (int y = 0; y + 1 < d.height(); ++y) {
+    for (int x = 0; x < d.width(); ++x) {
+      const float v = d.at(x, y);
+      in += v >= lo && v <= hi && std::fabs(v - d.at(x, y + 1)) <= 1.0f;
+    }
+  }
+  return static_cast<double>(in) / static_cast<double>(d.size());
+}
+
 // The calib-ximea rig: intrinsics.yml and extrinsics.yml as OpenCV's stereo_calib writes them,
-// no image size.
+// no image size, and views named left that come from the right camera (the chessboard lies at
+// 60..97 px once the views are in order).
 TEST(CalibrationCli, TheXimeaRigRectifiesThroughItsTwoFiles) {
   const fs::path rig = shared_data_dir() / "calib-ximea";
   if (!fs::is_directory(rig)) GTEST_SKIP() << "no shared data at " << rig;
   const std::string dir = make_temp_dir("cli_ximea");
-  const std::string pair = (rig / "intrinsics.yml").string() + "," + (rig / "extrinsics.yml").string();
-  for (const std::string& calib : {rig.string(), pair}) {
-    const auto r = run_stereoview({"--headless", "--left", (rig / "left07.jpg").string(), "--right",
-                                   (rig / "right07.jpg").string(), "--calib", calib,
-                                   "--disparities", "128", "--algorithm", "bm-sad", "--engine",
-                                   "cpu", "--out", dir});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(contains(r.err, "does not give the image size it was made for: taking the "
-                                "source's 640x512"))
-        << r.err;
-    EXPECT_TRUE(contains(r.err, "rectifying 640x512 with " + (rig / "intrinsics.yml").string() +
-                                    " + " + (rig / "extrinsics.yml").string()))
-        << r.err;
-    EXPECT_TRUE(fs::exists(dir + "/disparity_000000.pfm"));
-  }
+  const std::string left = (rig / "left07.jpg").string(), right = (rig / "right07.jpg").string();
+  const std::vector<std::string> run = {"--headless", "--disparities", "128", "--engine", "cpu"};
+
+  std::vector<std::string> named = {"--left", left, "--right", right, "--calib", rig.string(),
+                                    "--out", dir + "/named"};
+  named.insert(named.end(), run.begin(), run.end());
+  auto r = run_stereoview(named);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "does not give the image size it was made for: taking the "
+                              "source's 640x512"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "rectifying 640x512 with " + (rig / "intrinsics.yml").string() +
+                                  " + " + (rig / "extrinsics.yml").string()))
+      << r.err;
+
+  std::vector<std::string> swapped = {"--left", left, "--right", right, "--calib",
+                                      (rig / "intrinsics.yml").string() + "," +
+                                          (rig / "extrinsics.yml").string(),
+                                      "--swap-views", "--out", dir + "/swapped"};
+  swapped.insert(swapped.end(), run.begin(), run.end());
+  r = run_stereoview(swapped);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "camera 2 rectifies the left view")) << r.err;
+
+  const double board_named =
+      share_on_surfaces_between(read_pfm(dir + "/named/disparity_000000.pfm"), 55, 105);
+  const double board_swapped =
+      share_on_surfaces_between(read_pfm(dir + "/swapped/disparity_000000.pfm"), 55, 105);
+  RecordProperty("board_named", std::to_string(board_named));
+  RecordProperty("board_swapped", std::to_string(board_swapped));
+  // About 0.20 against 0.06 (the board covers a quarter of the view).
+  EXPECT_GT(board_swapped, 0.12) << "named " << board_named;
+  EXPECT_GT(board_swapped, 2.5 * board_named);
 }
 
 }  // namespace

@@ -72,6 +72,15 @@ struct Rig {
        << "P2" << P[1] << "Q" << Q << "ValidRoi1" << roi[0] << "ValidRoi2" << roi[1];
   }
 
+  // The same rig with its cameras named the other way round: camera 1 is the right one (T x >
+  // 0), as a calibration made with the views named the other way round comes out.
+  void write_mirrored(const std::string& path) const {
+    cv::FileStorage fs(path, cv::FileStorage::WRITE);
+    fs << "image_width" << kWidth << "image_height" << kHeight << "K1" << cv::Mat(K[1]) << "D1"
+       << D[1] << "K2" << cv::Mat(K[0]) << "D2" << D[0] << "R" << cv::Mat(R.t()) << "T"
+       << cv::Mat(-(R.t() * T));
+  }
+
   // A rectified pixel of view v to its raw (distorted) pixel: the ray through it, turned back
   // from the rectified orientation, through OpenCV's model of camera v.
   cv::Point2d raw_from_rectified(int v, cv::Point2d p) const {
@@ -367,6 +376,51 @@ TEST_F(RectifierOnSyntheticRig, SourceDecoratorRectifiesAndChecksTheSize) {
     EXPECT_NE(std::string(e.what()).find("320x240"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("300x200"), std::string::npos) << e.what();
   }
+}
+
+// --swap-views (issue 17) with a calibration made under the same swapped names (the calib-ximea
+// rig's case: its camera 1 is the right one, T x > 0): each view keeps its camera, so the pair
+// comes out rectified and in the order matching needs. With a calibration that names the
+// cameras as they stand (camera 1 on the left: the Baumer rig's case, pairs named against it),
+// camera 1 rectifies the new left view.
+TEST_F(RectifierOnSyntheticRig, SwappedViewsKeepTheCalibrationsCameraOnTheirSide) {
+  const std::string dir = fresh_dir("swapped_views");
+  rig_.write_mirrored(dir + "/mirrored.yaml");
+  const StereoCalibration mirrored = load_stereo_calibration(dir + "/mirrored.yaml");
+  // As named, the source gives the right camera's view as "left" (the calibration's camera 1).
+  const StereoRectifier as_named(mirrored, kWidth, kHeight, 0.0);
+  EXPECT_GT(as_named.P2()[3], 0.0);
+  ImageRgb8 named_left = raw_right_, named_right = raw_left_;
+  as_named.rectify(named_left, named_right);
+  // --swap-views hands the rectifier the physically left camera's view as left.
+  const StereoRectifier swapped(mirrored, kWidth, kHeight, 0.0, true);
+  EXPECT_NE(swapped.summary().find("camera 2 rectifies the left view"), std::string::npos)
+      << swapped.summary();
+  ImageRgb8 left = raw_left_, right = raw_right_;
+  swapped.rectify(left, right);
+  EXPECT_TRUE(left == named_right);
+  EXPECT_TRUE(right == named_left);
+  EXPECT_LT(swapped.P2()[3], 0.0);
+  const StereoGeometry g = swapped.geometry();
+  EXPECT_NEAR(g.baseline, cv::norm(rig_.T), 1e-9);
+  EXPECT_NEAR(g.disparity_offset_px, 0.0, 1e-9);
+  EXPECT_NEAR(g.principal_x, swapped.P1()[2], 1e-9);
+
+  ImageU8 interior(kWidth, kHeight, 0);
+  for (int y = 8; y < kHeight - 8; ++y) {
+    for (int x = 8; x < kWidth - 8; ++x) interior.at(x, y) = 255;
+  }
+  const double ideal = bad1_nonocc(truth_.left, truth_.right, truth_, interior);
+  EXPECT_LT(bad1_nonocc(left, right, truth_, interior), ideal + 4.0);
+  EXPECT_GT(bad1_nonocc(named_left, named_right, truth_, interior), ideal + 40.0);
+
+  // Camera 1 on the left: the swapped views are rectified exactly as correctly named ones.
+  const StereoCalibration upright = load_stereo_calibration(calib_path_);
+  const StereoRectifier plain(upright, kWidth, kHeight, 0.0);
+  const StereoRectifier swapped_upright(upright, kWidth, kHeight, 0.0, true);
+  EXPECT_TRUE(swapped_upright.maps().left_x == plain.maps().left_x);
+  EXPECT_TRUE(swapped_upright.maps().right_y == plain.maps().right_y);
+  EXPECT_EQ(swapped_upright.P2(), plain.P2());
 }
 
 // Float planes are rectified like the colour views: the same map, bilinear on the values, NaN
