@@ -7,6 +7,7 @@
 #include "src/app/still_pair_source.h"
 #include "src/app/swapped_views_source.h"
 #include "src/app/synthetic_source.h"
+#include "src/app/view_order_checking_source.h"
 #include "src/core/error.h"
 #ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/camera_listing.h"
@@ -127,6 +128,14 @@ std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, Notice
 #else
     throw InputError("--calib needs OpenCV, which this build does not have");
 #endif
+  }
+  // A dataset's own views are in order (unwrapped, its ground truth stays reachable); a search
+  // range reaching below zero expects negative disparities.
+  const bool dataset_as_is = options.source == "dataset" && !options.swap_views;
+  if (options.source != "synthetic" && !dataset_as_is && options.params.min_disparity >= 0) {
+    source = std::make_unique<ViewOrderCheckingSource>(
+        std::move(source), options.params.min_disparity + options.params.num_disparities,
+        options.swap_views, notices);
   }
   if (options.loop && !source->is_live() && source->frame_count() >= 0) {
     source = std::make_unique<LoopingSource>(std::move(source));

@@ -1,7 +1,8 @@
 // The real stereoview binary with calibrations and swapped views (issues 17 and 24): the
 // two-file form and --swap-views in --help, a calibration holding NaN or Inf, a FIFO or a device
-// as --calib, --swap-views putting a pair named the wrong way round right (image pairs and a
-// side-by-side video), and the calib-ximea rig end to end through its two files (shared data).
+// as --calib, a pair named the wrong way round (the notice, and --swap-views putting it right,
+// for image pairs and a side-by-side video), and the calib-ximea rig end to end through its two
+// files (shared data).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -126,22 +127,29 @@ bool same_disparities(const std::string& a, const std::string& b) {
   return true;
 }
 
-TEST(CalibrationCli, SwapViewsPutsAPairNamedTheWrongWayRoundRight) {
+TEST(CalibrationCli, APairNamedTheWrongWayRoundIsNoticedAndSwapViewsPutsItRight) {
   const std::string dir = make_temp_dir("cli_swapped");
   const SyntheticFrame f = scene_frame(5);
   cv::imwrite(dir + "/left.png", bgr_mat_from_rgb(f.left));
   cv::imwrite(dir + "/right.png", bgr_mat_from_rgb(f.right));
+
   auto r = run_stereoview(with_run_flags({"--left", dir + "/left.png", "--right", dir + "/right.png"},
                                          dir + "/named"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "swap")) << r.err;
+
   r = run_stereoview(with_run_flags({"--left", dir + "/right.png", "--right", dir + "/left.png"},
                                     dir + "/wrong"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "note: the views look swapped: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "add --swap-views")) << r.err;
+
   r = run_stereoview(with_run_flags({"--left", dir + "/right.png", "--right", dir + "/left.png",
                                      "--swap-views"},
                                     dir + "/swapped"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "views swapped")) << r.out;
+  EXPECT_FALSE(contains(r.err, "look swapped")) << r.err;
   EXPECT_TRUE(same_disparities(dir + "/swapped/disparity_000000.pfm",
                                dir + "/named/disparity_000000.pfm"));
   EXPECT_FALSE(same_disparities(dir + "/wrong/disparity_000000.pfm",
@@ -156,8 +164,12 @@ TEST(CalibrationCli, SwapViewsPutsAPairNamedTheWrongWayRoundRight) {
     frames.push_back(packed);
   }
   test::write_mjpeg_avi(dir + "/sbs.avi", frames);
+  r = run_stereoview(with_run_flags({"--sbs", dir + "/sbs.avi"}, dir + "/sbs"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "the views look swapped")) << r.err;
   r = run_stereoview(with_run_flags({"--sbs", dir + "/sbs.avi", "--swap-views"}, dir + "/sbs_swapped"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "look swapped")) << r.err;
   EXPECT_TRUE(contains(r.out, "done: 2 frames")) << r.out;
 }
 
@@ -204,6 +216,7 @@ TEST(CalibrationCli, TheXimeaRigRectifiesThroughItsTwoFiles) {
   EXPECT_TRUE(contains(r.err, "rectifying 640x512 with " + (rig / "intrinsics.yml").string() +
                                   " + " + (rig / "extrinsics.yml").string()))
       << r.err;
+  EXPECT_TRUE(contains(r.err, "the views look swapped")) << r.err;
 
   std::vector<std::string> swapped = {"--left", left, "--right", right, "--calib",
                                       (rig / "intrinsics.yml").string() + "," +
@@ -212,6 +225,7 @@ TEST(CalibrationCli, TheXimeaRigRectifiesThroughItsTwoFiles) {
   swapped.insert(swapped.end(), run.begin(), run.end());
   r = run_stereoview(swapped);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "look swapped")) << r.err;
   EXPECT_TRUE(contains(r.err, "camera 2 rectifies the left view")) << r.err;
 
   const double board_named =
