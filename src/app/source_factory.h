@@ -10,14 +10,14 @@
 
 namespace sv {
 
-// The source the command line names (CliOptions::source), wrapped for --swap-views (before any
-// rectification), --calib (rectified on the calling thread), the check for swapped views
-// (view_order_checking_source.h: every source but the synthetic scene and an unswapped dataset,
-// unless the search range reaches below zero) and --loop. For --left/--right: two videos (by
-// extension), two image sequences (a printf pattern or a folder each) or a single image pair.
-// The synthetic scene gets the size, seed and a disparity range fitting the parameters. Notices
-// (a shorter video, a camera that delivers another size, views that look swapped) go to
-// `notices`.
+// The source the command line names (CliOptions::source), wrapped, in this order, for
+// --swap-views, the check for swapped views (view_order_checking_source.h, rectifying its copy
+// as --calib does: every source but the synthetic scene and an unswapped dataset, unless the
+// search range reaches below zero), --calib (rectified on the calling thread) and --loop. For
+// --left/--right: two videos (by extension), two image sequences (a printf pattern or a folder
+// each) or a single image pair. The synthetic scene gets the size, seed and a disparity range
+// fitting the parameters. Notices (a shorter video, a camera that delivers another size, views
+// that look swapped) go to `notices`.
 // Throws InputError / RuntimeError with a message for the user: missing or unreadable files,
 // unplugged or busy cameras, a calibration for another size, a source this build cannot read.
 std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, NoticeSink notices = {});

@@ -1,8 +1,8 @@
 // The real stereoview binary with calibrations and swapped views (issues 17 and 24): the
 // two-file form and --swap-views in --help, a calibration holding NaN or Inf, a FIFO or a device
 // as --calib, a pair named the wrong way round (the notice, and --swap-views putting it right,
-// for image pairs and a side-by-side video), and the calib-ximea rig end to end through its two
-// files (shared data).
+// for image pairs and a side-by-side video), and two real rigs (shared data): calib-ximea end to
+// end through its two files, EuRoC frames named against their calibration.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -237,6 +237,26 @@ TEST(CalibrationCli, TheXimeaRigRectifiesThroughItsTwoFiles) {
   // About 0.20 against 0.06 (the board covers a quarter of the view).
   EXPECT_GT(board_swapped, 0.12) << "named " << board_named;
   EXPECT_GT(board_swapped, 2.5 * board_named);
+}
+
+// EuRoC's frames named against their calibration (the Baumer rig's case): each camera's maps
+// warp the other camera's view; the notice names --swap-views, which puts it right.
+TEST(CalibrationCli, FramesNamedAgainstTheirCalibrationAreNoticed) {
+  const fs::path euroc = shared_data_dir() / "euroc-v1-01-easy";
+  if (!fs::is_directory(euroc)) GTEST_SKIP() << "no shared data at " << euroc;
+  const std::string dir = make_temp_dir("cli_euroc");
+  std::vector<std::string> args = {"--left", (euroc / "frames/right_0.png").string(), "--right",
+                                   (euroc / "frames/left_0.png").string(), "--calib",
+                                   (euroc / "stereo_calibration.yaml").string()};
+  auto r = run_stereoview(with_run_flags(args, dir + "/against"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "the views look swapped")) << r.err;
+  EXPECT_TRUE(contains(r.err, "add --swap-views")) << r.err;
+  args.push_back("--swap-views");
+  r = run_stereoview(with_run_flags(args, dir + "/swapped"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "look swapped")) << r.err;
+  EXPECT_TRUE(contains(r.err, "its camera 1 rectifies the left view (named right)")) << r.err;
 }
 
 }  // namespace
