@@ -178,15 +178,19 @@ void refuse_if(const std::string& problem, const Entry& entry) {
   if (!problem.empty()) throw InputError(entry.where() + " " + problem);
 }
 
-// A whole number in 1..65536 (an image side).
-int read_side(const Entry& entry) {
-  const bool number = entry.node.isInt() || entry.node.isReal();
-  const double v = number ? entry.node.real() : -1.0;
+// `v` as an image side: a whole number in 1..65536 (NaN when the entry holds no number).
+int image_side(const Entry& entry, double v) {
   if (!(v >= 1.0 && v <= 65536.0) || v != std::floor(v)) {
+    char got[32];
+    std::snprintf(got, sizeof got, "%g", v);
     throw InputError(entry.where() + " must hold image sides in whole pixels (1..65536), got " +
-                     (number ? node_text(entry.node) : "no number"));
+                     (std::isnan(v) ? "no number" : got));
   }
   return static_cast<int>(v);
+}
+
+double number_of(const cv::FileNode& node) {
+  return node.isInt() || node.isReal() ? node.real() : std::nan("");
 }
 
 void read_image_size(const CalibrationFiles& files, StereoCalibration& c) {
@@ -198,8 +202,8 @@ void read_image_size(const CalibrationFiles& files, StereoCalibration& c) {
                      "image_height)");
   }
   if (w.found()) {
-    c.width = read_side(w);
-    c.height = read_side(h);
+    c.width = image_side(w, number_of(w.node));
+    c.height = image_side(h, number_of(h.node));
     return;
   }
   const Entry size = files.find({"image_size", "imageSize", "size"});
@@ -209,16 +213,8 @@ void read_image_size(const CalibrationFiles& files, StereoCalibration& c) {
     throw InputError(size.where() + " must be [width, height], got " + std::to_string(m.total()) +
                      " values");
   }
-  const auto side = [&](int i) {
-    const double v = m.at<double>(i);
-    if (!(v >= 1.0 && v <= 65536.0) || v != std::floor(v)) {
-      throw InputError(size.where() + " must hold image sides in whole pixels (1..65536), got " +
-                       std::to_string(v));
-    }
-    return static_cast<int>(v);
-  };
-  c.width = side(0);
-  c.height = side(1);
+  c.width = image_side(size, m.at<double>(0));
+  c.height = image_side(size, m.at<double>(1));
 }
 
 PixelRect read_roi(const Entry& entry) {
