@@ -116,7 +116,8 @@ OpenedSource open_source(const SourceChoice& choice, const SyntheticSceneConfig&
   if (choice.kind != SourceKind::Synthetic && !calib.empty()) {
     // Q at this size, as the rectifying source built it (the raw view uses it for depth too).
     const StereoRectifier rectifier(load_stereo_calibration(calib), opened.first->left.width(),
-                                    opened.first->left.height(), choice.options.rectify_alpha);
+                                    opened.first->left.height(), choice.options.rectify_alpha,
+                                    choice.options.swap_views);
     opened.geometry = rectifier.geometry();
     char text[160];
     std::snprintf(text, sizeof text, "f %.1f px, baseline %.4g (units of T) from %s",

@@ -108,9 +108,13 @@ void choice_fields(ViewerState& state) {
       break;
   }
   if (choice.kind != SourceKind::Synthetic) {
+    ImGui::Checkbox("swap views", &o.swap_views);
+    help_tooltip("The view named left comes from the right camera: use it as the right view and "
+                 "the other as the left (--swap-views).");
     path_field("calibration", "calib.yaml (optional)", o.calib_path,
                "OpenCV YAML/XML calibration (K1 D1 K2 D2 R T, or R1 R2 P1 P2 Q): rectifies the "
-               "input; its Q gives depth.");
+               "input; its Q gives depth. Two files as intrinsics.yml,extrinsics.yml, or their "
+               "folder.");
     if (!o.calib_path.empty()) {
       float alpha = static_cast<float>(std::max(0.0, o.rectify_alpha));
       if (ImGui::SliderFloat("rectify alpha", &alpha, 0.0f, 1.0f, "%.2f")) o.rectify_alpha = alpha;

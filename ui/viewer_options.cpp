@@ -107,8 +107,11 @@ std::string viewer_usage() {
       {"--dataset DIR", "the pairs of a Middlebury or KITTI folder"},
       {"--camera-size WxH --camera-fps N --camera-format MJPG|YUYV --exposure N --gain N",
        "what to ask of a camera"},
-      {"--calib FILE", "OpenCV calibration: rectify, and depth from its Q"},
+      {"--calib FILE[,FILE]",
+       "OpenCV calibration: rectify, and depth from its Q; two files "
+       "(intrinsics.yml,extrinsics.yml) or a folder of them"},
       {"--rectify-alpha A", "0 keeps only valid pixels (default), 1 every source pixel"},
+      {"--swap-views", "use the view named left as the right one and vice versa"},
       {"--loop", "play files again and again"},
       {"--fast", "play files as fast as possible (default: their own rate)"},
       {"--list-cameras", "list the attached cameras and exit"},

@@ -108,8 +108,10 @@ std::string usage_text() {
          "  --camera-fps N            camera frame rate\n"
          "  --camera-format F         MJPG or YUYV\n"
          "  --exposure N | --gain N   UVC manual exposure (100 us units) and gain\n"
-         "  --calib FILE              OpenCV YAML/XML calibration: rectify the input with it\n"
+         "  --calib FILE[,FILE]       OpenCV YAML/XML calibration: rectify the input with it; two\n"
+         "                            files (intrinsics.yml,extrinsics.yml) or a folder of them\n"
          "  --rectify-alpha A         0 keeps only valid pixels (default), 1 every source pixel\n"
+         "  --swap-views              use the view named left as the right one and vice versa\n"
          "  --loop                    play a file source again and again\n"
          "  --realtime                play a file at its own frame rate (default: as fast as\n"
          "                            possible)\n\n"
@@ -227,6 +229,8 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       if (options.rectify_alpha < 0 && options.rectify_alpha != -1) {
         throw UsageError("--rectify-alpha must be in 0..1, or -1 for OpenCV's default");
       }
+    } else if (flag == "--swap-views") {
+      options.swap_views = true;
     } else if (flag == "--loop") {
       options.loop = true;
     } else if (flag == "--realtime") {
@@ -339,6 +343,13 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       for (const auto& n : sources_named) names += (names.empty() ? "" : ", ") + n;
       throw UsageError("one source at a time: got " + names);
     }
+    if (options.swap_views && options.source == "synthetic") {
+      throw UsageError("--swap-views applies to files, datasets and cameras; the synthetic "
+                       "scene's views are in order");
+    }
+  } else if (options.swap_views &&
+             (options.command == CliCommand::Eval || options.command == CliCommand::Bench)) {
+    throw UsageError("--swap-views applies to a source to run, not to eval or bench");
   }
   if ((options.record_format != "color" || !options.record_codec.empty()) &&
       options.record_path.empty() && options.command == CliCommand::Run) {

@@ -45,6 +45,8 @@ struct CliOptions {
   // Rectification: an OpenCV calibration file, and stereoRectify's alpha.
   std::string calib_path;
   double rectify_alpha = 0.0;
+  // --swap-views: the view named left is used as the right one (a rig mounted the other way).
+  bool swap_views = false;
 
   // Playback: --loop plays a file source again and again; --realtime paces it at its own rate
   // (headless runs go as fast as possible otherwise).

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "src/app/looping_source.h"
 #include "src/app/still_pair_source.h"
+#include "src/app/swapped_views_source.h"
 #include "src/app/synthetic_source.h"
+#include "src/app/view_order_checking_source.h"
 #include "src/core/error.h"
+#include "src/io/stereo_calibration.h"
 #ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/camera_listing.h"
 #include "src/io/camera_source.h"
@@ -14,6 +18,7 @@
 #include "src/io/image_sequence_source.h"
 #include "src/io/packed_video_source.h"
 #include "src/io/rectified_source.h"
+#include "src/io/stereo_rectifier.h"
 #include "src/io/uvc_source.h"
 #include "src/io/video_file_reader.h"
 #include "src/io/video_pair_source.h"
@@ -112,19 +117,50 @@ std::unique_ptr<FrameSource> make_raw_source(const CliOptions& options, const No
 
 #endif
 
+#ifdef STEREOVIEW_HAS_OPENCV
+
+// The rectification a calibration gives the views, for the check of their order.
+ViewPreparation view_preparation(const std::optional<StereoCalibration>& calibration, double alpha) {
+  if (!calibration) return {};
+  return [calibration = *calibration, alpha](ImageRgb8& left, ImageRgb8& right, bool swapped) {
+    StereoRectifier(calibration, left.width(), left.height(), alpha, swapped).rectify(left, right);
+  };
+}
+
+#else
+
+ViewPreparation view_preparation(const std::optional<StereoCalibration>&, double) { return {}; }
+
+#endif
+
 }  // namespace
 
 std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, NoticeSink notices) {
   std::unique_ptr<FrameSource> source = make_raw_source(options, notices);
+  if (options.swap_views) source = std::make_unique<SwappedViewsSource>(std::move(source));
+  std::optional<StereoCalibration> calibration;
   if (!options.calib_path.empty()) {
 #ifdef STEREOVIEW_HAS_OPENCV
-    source = std::make_unique<RectifiedSource>(std::move(source),
-                                               load_stereo_calibration(options.calib_path),
-                                               options.rectify_alpha, notices);
+    calibration = load_stereo_calibration(options.calib_path);
 #else
     throw InputError("--calib needs OpenCV, which this build does not have");
 #endif
   }
+  // A dataset's own views are in order (unwrapped, its ground truth stays reachable); a search
+  // range reaching below zero expects negative disparities.
+  const bool dataset_as_is = options.source == "dataset" && !options.swap_views;
+  if (options.source != "synthetic" && !dataset_as_is && options.params.min_disparity >= 0) {
+    source = std::make_unique<ViewOrderCheckingSource>(
+        std::move(source), options.params.min_disparity + options.params.num_disparities,
+        options.swap_views, notices, view_preparation(calibration, options.rectify_alpha));
+  }
+#ifdef STEREOVIEW_HAS_OPENCV
+  if (calibration) {
+    source = std::make_unique<RectifiedSource>(std::move(source), std::move(*calibration),
+                                               options.rectify_alpha, notices,
+                                               options.swap_views);
+  }
+#endif
   if (options.loop && !source->is_live() && source->frame_count() >= 0) {
     source = std::make_unique<LoopingSource>(std::move(source));
   }
@@ -135,7 +171,7 @@ CliOptions parse_source_flags(const std::vector<std::string>& flags) {
   static const char* const kSourceFlags[] = {
       "--source", "--left", "--right", "--sbs", "--tb", "--camera", "--uvc", "--dataset",
       "--list-cameras", "--camera-size", "--camera-fps", "--camera-format", "--exposure", "--gain",
-      "--calib", "--rectify-alpha", "--loop", "--realtime"};
+      "--calib", "--rectify-alpha", "--swap-views", "--loop", "--realtime"};
   std::vector<const char*> argv = {"stereoview"};
   for (const std::string& arg : flags) {
     if (arg.rfind("--", 0) == 0) {

@@ -3,11 +3,12 @@
 namespace sv {
 
 RectifiedSource::RectifiedSource(std::unique_ptr<FrameSource> raw, StereoCalibration calibration,
-                                 double alpha, NoticeSink notices)
+                                 double alpha, NoticeSink notices, bool views_swapped)
     : raw_(std::move(raw)),
       calibration_(std::move(calibration)),
       alpha_(alpha),
-      notices_(std::move(notices)) {}
+      notices_(std::move(notices)),
+      views_swapped_(views_swapped) {}
 
 std::string RectifiedSource::describe() const {
   return raw_->describe() + ", rectified with " + calibration_.path;
@@ -18,7 +19,8 @@ std::optional<StereoPair> RectifiedSource::next() {
   if (!pair) return pair;
   if (!rectifier_ || !pair->left.same_size(rectifier_->width(), rectifier_->height())) {
     rectifier_ = std::make_unique<StereoRectifier>(calibration_, pair->left.width(),
-                                                   pair->left.height(), alpha_);
+                                                   pair->left.height(), alpha_, views_swapped_);
+    if (!rectifier_->size_notice().empty()) post_notice(notices_, rectifier_->size_notice());
     post_notice(notices_, rectifier_->summary());
     // The engine's answer carries over to the new size; the maps are the new rectifier's.
     const bool engine_remaps = handoff_ && handoff_->engine_remaps();

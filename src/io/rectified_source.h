@@ -18,10 +18,11 @@ namespace sv {
 // loop says through it that its engine remaps (the CUDA engine), 8-bit pairs pass through RAW,
 // marked needs_remap, and the engine rectifies them on the GPU. 16-bit and float pairs are
 // always rectified here (the engine's full-depth planes and the display's views come apart).
+// `views_swapped`: `raw` exchanges its views (--swap-views); see StereoRectifier.
 class RectifiedSource : public FrameSource {
  public:
   RectifiedSource(std::unique_ptr<FrameSource> raw, StereoCalibration calibration,
-                  double alpha = 0.0, NoticeSink notices = {});
+                  double alpha = 0.0, NoticeSink notices = {}, bool views_swapped = false);
 
   std::string describe() const override;
   bool is_live() const override { return raw_->is_live(); }
@@ -38,6 +39,7 @@ class RectifiedSource : public FrameSource {
   StereoCalibration calibration_;
   double alpha_;
   NoticeSink notices_;
+  bool views_swapped_;
   std::unique_ptr<StereoRectifier> rectifier_;
   std::shared_ptr<RemapHandoff> handoff_;  // with the rectifier's maps
 };

@@ -1,93 +1,238 @@
 #include "src/io/stereo_calibration.h"
 
 #include <cmath>
-#include <filesystem>
+#include <cstdio>
 #include <opencv2/core.hpp>
 
 #include "src/core/error.h"
+#include "src/io/calibration_checks.h"
+#include "src/io/calibration_files.h"
 
 namespace sv {
 namespace {
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
-// The first of `names` present in the file, or an empty node.
-cv::FileNode find_node(const cv::FileStorage& fs, std::initializer_list<const char*> names) {
-  for (const char* name : names) {
-    cv::FileNode node = fs[name];
-    if (!node.empty()) return node;
+// A node's value as text, to compare an entry that two files both hold.
+std::string node_text(const cv::FileNode& node) {
+  if (node.isInt() || node.isReal()) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", node.real());
+    return text;
   }
-  return cv::FileNode();
+  if (node.isString()) return "'" + node.string() + "'";
+  std::string text = node.isMap() ? "{" : "[";
+  for (const cv::FileNode& child : node) {
+    if (node.isMap()) text += child.name() + ":";
+    text += node_text(child) + ",";
+  }
+  return text + (node.isMap() ? "}" : "]");
 }
 
-cv::Mat read_matrix(const cv::FileNode& node, const std::string& name, const std::string& path) {
-  cv::Mat mat;
-  try {
-    node >> mat;
-  } catch (const cv::Exception& e) {
-    throw InputError("calibration '" + path + "': " + name + " is not a matrix: " + e.what());
+// One entry of a calibration: its node, the name it has there and the file that holds it.
+struct Entry {
+  cv::FileNode node;
+  std::string name;
+  std::string file;
+  bool found() const { return !node.empty(); }
+  std::string where() const { return "calibration '" + file + "': " + name; }
+};
+
+// The files of one calibration, read as one: each entry comes from the file that holds it.
+class CalibrationFiles {
+ public:
+  explicit CalibrationFiles(const std::vector<std::string>& paths) {
+    for (const std::string& path : paths) {
+      const std::string text = read_calibration_text(path);
+      cv::FileStorage fs;
+      try {
+        fs.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+      } catch (const cv::Exception& e) {
+        throw InputError("cannot read calibration '" + path +
+                         "': not an OpenCV YAML/XML/JSON file (" + e.what() + ")");
+      }
+      if (!fs.isOpened()) {
+        throw InputError("cannot read calibration '" + path + "': not an OpenCV YAML/XML/JSON file");
+      }
+      files_.emplace_back(path, std::move(fs));
+    }
   }
-  if (mat.empty()) throw InputError("calibration '" + path + "': " + name + " is not a matrix");
+
+  // "a.yml" or "a.yml + b.yml", for messages about the whole calibration.
+  std::string description() const {
+    std::string text;
+    for (const auto& [path, fs] : files_) text += (text.empty() ? "" : " + ") + path;
+    return text;
+  }
+
+  // The first of `names` that a file holds (an empty Entry when none does). InputError when two
+  // files hold it with different values.
+  Entry find(std::initializer_list<const char*> names) const {
+    for (const char* name : names) {
+      Entry entry;
+      for (const auto& [path, fs] : files_) {
+        const cv::FileNode node = fs[name];
+        if (node.empty()) continue;
+        if (!entry.found()) {
+          entry = Entry{node, name, path};
+        } else if (node_text(node) != node_text(entry.node)) {
+          throw InputError("calibration: " + std::string(name) + " differs between '" +
+                           entry.file + "' and '" + path + "'");
+        }
+      }
+      if (entry.found()) return entry;
+    }
+    return {};
+  }
+
+ private:
+  std::vector<std::pair<std::string, cv::FileStorage>> files_;
+};
+
+// A plain list ([1, 2, 3]) or a list of rows ([[1, 0], [0, 1]]) as a matrix.
+cv::Mat matrix_from_sequence(const Entry& entry) {
+  const cv::FileNode& node = entry.node;
+  const bool nested = node.size() > 0 && node[0].isSeq();
+  const int rows = nested ? static_cast<int>(node.size()) : 1;
+  const int cols = nested ? static_cast<int>(node[0].size()) : static_cast<int>(node.size());
+  cv::Mat mat(rows, cols, CV_64F);
+  for (int r = 0; r < rows; ++r) {
+    const cv::FileNode row = nested ? node[r] : node;
+    if (static_cast<int>(row.size()) != cols) {
+      throw InputError(entry.where() + " has rows of different lengths");
+    }
+    for (int c = 0; c < cols; ++c) {
+      if (!row[c].isInt() && !row[c].isReal()) throw InputError(entry.where() + " holds a non-number");
+      mat.at<double>(r, c) = row[c].real();
+    }
+  }
+  return mat;
+}
+
+// The entry as a single-channel matrix of doubles, every value finite.
+cv::Mat read_matrix(const Entry& entry) {
+  cv::Mat mat;
+  if (entry.node.isSeq()) {
+    mat = matrix_from_sequence(entry);
+  } else {
+    try {
+      entry.node >> mat;
+    } catch (const cv::Exception& e) {
+      throw InputError(entry.where() + " is not a matrix: " + e.what());
+    }
+  }
+  if (mat.empty()) throw InputError(entry.where() + " is not a matrix");
+  if (mat.channels() != 1) {
+    throw InputError(entry.where() + " must be a single-channel matrix, got " +
+                     std::to_string(mat.channels()) + " channels");
+  }
   cv::Mat as_double;
   mat.convertTo(as_double, CV_64F);
+  for (int r = 0; r < as_double.rows; ++r) {
+    for (int c = 0; c < as_double.cols; ++c) {
+      const double v = as_double.at<double>(r, c);
+      if (!std::isfinite(v)) {
+        throw InputError(entry.where() + " holds " + (std::isnan(v) ? "NaN" : "an infinity") +
+                         " (row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) +
+                         "): a calibration's values must be finite numbers");
+      }
+    }
+  }
   return as_double;
 }
 
 template <size_t N>
-std::array<double, N> read_fixed(const cv::FileNode& node, const std::string& name, int rows,
-                                 int cols, const std::string& path, bool vector_any_shape = false) {
-  const cv::Mat m = read_matrix(node, name, path);
+std::array<double, N> read_fixed(const Entry& entry, int rows, int cols,
+                                 bool vector_any_shape = false) {
+  const cv::Mat m = read_matrix(entry);
   const bool shape_ok = vector_any_shape ? static_cast<int>(m.total()) == rows * cols &&
                                                (m.rows == 1 || m.cols == 1)
                                          : m.rows == rows && m.cols == cols;
-  if (!shape_ok || m.channels() != 1) {
-    throw InputError("calibration '" + path + "': " + name + " must be " +
-                     std::to_string(rows) + "x" + std::to_string(cols) + ", got " +
-                     std::to_string(m.rows) + "x" + std::to_string(m.cols));
+  if (!shape_ok) {
+    throw InputError(entry.where() + " must be " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + ", got " + std::to_string(m.rows) + "x" +
+                     std::to_string(m.cols));
   }
   std::array<double, N> values{};
-  for (size_t i = 0; i < N; ++i) values[i] = m.at<double>(static_cast<int>(i / m.cols), static_cast<int>(i % m.cols));
+  for (size_t i = 0; i < N; ++i) {
+    values[i] = m.at<double>(static_cast<int>(i / m.cols), static_cast<int>(i % m.cols));
+  }
   return values;
 }
 
-std::vector<double> read_distortion(const cv::FileNode& node, const std::string& name,
-                                    const std::string& path) {
-  const cv::Mat m = read_matrix(node, name, path);
+std::vector<double> read_distortion(const Entry& entry) {
+  const cv::Mat m = read_matrix(entry);
   const size_t n = m.total();
   if ((m.rows != 1 && m.cols != 1) || !(n == 4 || n == 5 || n == 8 || n == 12 || n == 14)) {
-    throw InputError("calibration '" + path + "': " + name +
+    throw InputError(entry.where() +
                      " must be a vector of 4, 5, 8, 12 or 14 distortion coefficients, got " +
                      std::to_string(m.rows) + "x" + std::to_string(m.cols));
   }
   std::vector<double> values(n);
-  for (size_t i = 0; i < n; ++i) values[i] = m.at<double>(static_cast<int>(m.rows == 1 ? 0 : i), static_cast<int>(m.rows == 1 ? i : 0));
+  for (size_t i = 0; i < n; ++i) values[i] = m.at<double>(static_cast<int>(i));
   return values;
 }
 
-void read_image_size(const cv::FileStorage& fs, StereoCalibration& c) {
-  const cv::FileNode w = find_node(fs, {"image_width", "imageWidth", "width"});
-  const cv::FileNode h = find_node(fs, {"image_height", "imageHeight", "height"});
-  if (!w.empty() && !h.empty() && w.isInt() && h.isInt()) {
-    c.width = static_cast<int>(w);
-    c.height = static_cast<int>(h);
-  } else {
-    const cv::FileNode size = find_node(fs, {"image_size", "imageSize", "size"});
-    if (size.isSeq() && size.size() == 2) {
-      c.width = static_cast<int>(size[0]);
-      c.height = static_cast<int>(size[1]);
-    } else if (!size.empty() && size.isMap()) {
-      const cv::Mat m = read_matrix(size, "image_size", c.path);
-      if (m.total() == 2) {
-        c.width = static_cast<int>(m.at<double>(0));
-        c.height = static_cast<int>(m.at<double>(1));
-      }
+// Refuses `problem` (from calibration_checks.h) for the entry, when there is one.
+void refuse_if(const std::string& problem, const Entry& entry) {
+  if (!problem.empty()) throw InputError(entry.where() + " " + problem);
+}
+
+// `v` as an image side: a whole number in 1..65536 (NaN when the entry holds no number).
+int image_side(const Entry& entry, double v) {
+  if (!(v >= 1.0 && v <= 65536.0) || v != std::floor(v)) {
+    char got[32];
+    std::snprintf(got, sizeof got, "%g", v);
+    throw InputError(entry.where() + " must hold image sides in whole pixels (1..65536), got " +
+                     (std::isnan(v) ? "no number" : got));
+  }
+  return static_cast<int>(v);
+}
+
+double number_of(const cv::FileNode& node) {
+  return node.isInt() || node.isReal() ? node.real() : std::nan("");
+}
+
+void read_image_size(const CalibrationFiles& files, StereoCalibration& c) {
+  const Entry w = files.find({"image_width", "imageWidth", "width"});
+  const Entry h = files.find({"image_height", "imageHeight", "height"});
+  if (w.found() != h.found()) {
+    const Entry& given = w.found() ? w : h;
+    throw InputError(given.where() + " is given without its partner (image_width needs "
+                     "image_height)");
+  }
+  if (w.found()) {
+    c.width = image_side(w, number_of(w.node));
+    c.height = image_side(h, number_of(h.node));
+    return;
+  }
+  const Entry size = files.find({"image_size", "imageSize", "size"});
+  if (!size.found()) return;  // the source's size will be taken (fit_calibration_to_size)
+  const cv::Mat m = read_matrix(size);
+  if (m.total() != 2) {
+    throw InputError(size.where() + " must be [width, height], got " + std::to_string(m.total()) +
+                     " values");
+  }
+  c.width = image_side(size, m.at<double>(0));
+  c.height = image_side(size, m.at<double>(1));
+}
+
+PixelRect read_roi(const Entry& entry) {
+  const cv::Mat m = read_matrix(entry);
+  if (m.total() != 4 || (m.rows != 1 && m.cols != 1)) {
+    throw InputError(entry.where() + " must be [x, y, width, height], got " +
+                     std::to_string(m.rows) + "x" + std::to_string(m.cols));
+  }
+  for (int i = 0; i < 4; ++i) {
+    const double v = m.at<double>(i);
+    if (v != std::floor(v) || std::fabs(v) > 65536.0) {
+      throw InputError(entry.where() + " must hold whole pixels, got " + std::to_string(v));
     }
   }
-  if (c.width <= 0 || c.height <= 0) {
-    throw InputError("calibration '" + c.path +
-                     "' does not give the image size it was made for (image_width and "
-                     "image_height, or image_size as [width, height])");
-  }
+  const PixelRect roi{static_cast<int>(m.at<double>(0)), static_cast<int>(m.at<double>(1)),
+                      static_cast<int>(m.at<double>(2)), static_cast<int>(m.at<double>(3))};
+  refuse_if(roi_problem(roi), entry);
+  return roi;
 }
 
 // Pixel coordinates under a size change by `s`, pixel centres kept aligned: the centre of pixel
@@ -112,6 +257,14 @@ void scale_projection(Matrix34& P, double s) {
   P[6] = scale_coordinate(P[6], s);
 }
 
+// Whole pixels of the scaled image that lie inside the scaled rectangle.
+void scale_rect(PixelRect& r, double s) {
+  const int x0 = static_cast<int>(std::ceil(r.x * s)), y0 = static_cast<int>(std::ceil(r.y * s));
+  const int x1 = static_cast<int>(std::floor((r.x + r.width) * s));
+  const int y1 = static_cast<int>(std::floor((r.y + r.height) * s));
+  r = PixelRect{x0, y0, x1 - x0, y1 - y0};
+}
+
 // [X Y Z W] = Q [x y d 1] must give the same point for the scaled x' = (x + 0.5) s - 0.5,
 // d' = s d: Q' = Q M with M = [[1,0,0,o],[0,1,0,o],[0,0,1,0],[0,0,0,s]], o = -(s - 1) / 2, which
 // multiplies the old X Y Z W by s (the same point).
@@ -125,66 +278,78 @@ void scale_q(Matrix4& Q, double s) {
 
 }  // namespace
 
-StereoCalibration load_stereo_calibration(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError("cannot read calibration '" + path + "': no such file");
-  }
-  cv::FileStorage fs;
-  try {
-    fs.open(path, cv::FileStorage::READ);
-  } catch (const cv::Exception& e) {
-    throw InputError("cannot read calibration '" + path +
-                     "': not an OpenCV YAML/XML file (" + e.what() + ")");
-  }
-  if (!fs.isOpened()) {
-    throw InputError("cannot read calibration '" + path + "': not an OpenCV YAML/XML file");
-  }
+StereoCalibration load_stereo_calibration(const std::string& spec) {
+  const CalibrationFiles files(calibration_file_paths(spec));
   StereoCalibration c;
-  c.path = path;
-  read_image_size(fs, c);
+  c.path = files.description();
+  read_image_size(files, c);
 
-  const cv::FileNode k1 = find_node(fs, {"K1", "M1", "cameraMatrix1", "camera_matrix_1"});
-  const cv::FileNode d1 = find_node(fs, {"D1", "distCoeffs1", "dist_coeffs_1"});
-  const cv::FileNode k2 = find_node(fs, {"K2", "M2", "cameraMatrix2", "camera_matrix_2"});
-  const cv::FileNode d2 = find_node(fs, {"D2", "distCoeffs2", "dist_coeffs_2"});
-  if (!k1.empty() && !d1.empty() && !k2.empty() && !d2.empty()) {
-    c.K1 = read_fixed<9>(k1, "K1", 3, 3, path);
-    c.K2 = read_fixed<9>(k2, "K2", 3, 3, path);
-    c.D1 = read_distortion(d1, "D1", path);
-    c.D2 = read_distortion(d2, "D2", path);
+  const Entry k1 = files.find({"K1", "M1", "cameraMatrix1", "camera_matrix_1"});
+  const Entry d1 = files.find({"D1", "distCoeffs1", "dist_coeffs_1"});
+  const Entry k2 = files.find({"K2", "M2", "cameraMatrix2", "camera_matrix_2"});
+  const Entry d2 = files.find({"D2", "distCoeffs2", "dist_coeffs_2"});
+  if (k1.found() && d1.found() && k2.found() && d2.found()) {
+    c.K1 = read_fixed<9>(k1, 3, 3);
+    refuse_if(camera_matrix_problem(c.K1), k1);
+    c.K2 = read_fixed<9>(k2, 3, 3);
+    refuse_if(camera_matrix_problem(c.K2), k2);
+    c.D1 = read_distortion(d1);
+    c.D2 = read_distortion(d2);
     c.has_intrinsics = true;
   }
-  const cv::FileNode r = fs["R"];
-  const cv::FileNode t = fs["T"];
-  if (!r.empty() && !t.empty()) {
-    c.R = read_fixed<9>(r, "R", 3, 3, path);
-    c.T = read_fixed<3>(t, "T", 3, 1, path, true);
+  const Entry r = files.find({"R"});
+  const Entry t = files.find({"T"});
+  if (r.found() && t.found()) {
+    c.R = read_fixed<9>(r, 3, 3);
+    refuse_if(rotation_problem(c.R), r);
+    c.T = read_fixed<3>(t, 3, 1, true);
+    refuse_if(translation_problem(c.T), t);
     c.has_extrinsics = true;
   }
-  const cv::FileNode r1 = fs["R1"], r2 = fs["R2"], p1 = fs["P1"], p2 = fs["P2"], q = fs["Q"];
-  if (!r1.empty() && !r2.empty() && !p1.empty() && !p2.empty() && !q.empty()) {
-    c.R1 = read_fixed<9>(r1, "R1", 3, 3, path);
-    c.R2 = read_fixed<9>(r2, "R2", 3, 3, path);
-    c.P1 = read_fixed<12>(p1, "P1", 3, 4, path);
-    c.P2 = read_fixed<12>(p2, "P2", 3, 4, path);
-    c.Q = read_fixed<16>(q, "Q", 4, 4, path);
+  const Entry r1 = files.find({"R1"}), r2 = files.find({"R2"}), p1 = files.find({"P1"}),
+              p2 = files.find({"P2"}), q = files.find({"Q"});
+  if (r1.found() && r2.found() && p1.found() && p2.found() && q.found()) {
+    c.R1 = read_fixed<9>(r1, 3, 3);
+    refuse_if(rotation_problem(c.R1), r1);
+    c.R2 = read_fixed<9>(r2, 3, 3);
+    refuse_if(rotation_problem(c.R2), r2);
+    c.P1 = read_fixed<12>(p1, 3, 4);
+    refuse_if(projection_problem(c.P1, false), p1);
+    c.P2 = read_fixed<12>(p2, 3, 4);
+    refuse_if(projection_problem(c.P2, true), p2);
+    c.Q = read_fixed<16>(q, 4, 4);
+    refuse_if(q_problem(c.Q), q);
     c.has_rectification = true;
+  }
+  const Entry roi1 = files.find({"ValidRoi1", "validRoi1", "valid_roi1", "validPixROI1"});
+  const Entry roi2 = files.find({"ValidRoi2", "validRoi2", "valid_roi2", "validPixROI2"});
+  if (roi1.found() && roi2.found()) {
+    c.valid_roi1 = read_roi(roi1);
+    c.valid_roi2 = read_roi(roi2);
+    c.has_valid_rois = true;
   }
   if (!(c.has_intrinsics && c.has_extrinsics) && !c.has_rectification) {
     std::string found;
     for (const char* key : {"K1", "M1", "D1", "K2", "M2", "D2", "R", "T", "R1", "R2", "P1", "P2", "Q"}) {
-      if (!fs[key].empty()) found += std::string(found.empty() ? "" : " ") + key;
+      if (files.find({key}).found()) found += std::string(found.empty() ? "" : " ") + key;
     }
-    throw InputError("calibration '" + path +
+    throw InputError("calibration '" + c.path +
                      "' holds neither K1 D1 K2 D2 R T nor R1 R2 P1 P2 Q (found: " +
                      (found.empty() ? "none of them" : found) + ")");
   }
+  if (c.width > 0) check_stated_image_size(c);
   return c;
 }
 
 StereoCalibration fit_calibration_to_size(const StereoCalibration& calibration, int width,
                                           int height) {
+  if (calibration.width == 0) {
+    check_assumed_image_size(calibration, width, height);
+    StereoCalibration assumed = calibration;
+    assumed.width = width;
+    assumed.height = height;
+    return assumed;
+  }
   const int cw = calibration.width;
   const int ch = calibration.height;
   if (width == cw && height == ch) return calibration;
@@ -208,6 +373,10 @@ StereoCalibration fit_calibration_to_size(const StereoCalibration& calibration, 
     scale_projection(scaled.P1, s);
     scale_projection(scaled.P2, s);
     scale_q(scaled.Q, s);
+  }
+  if (scaled.has_valid_rois) {
+    scale_rect(scaled.valid_roi1, s);
+    scale_rect(scaled.valid_roi2, s);
   }
   return scaled;
 }

@@ -10,12 +10,17 @@ using Matrix3 = std::array<double, 9>;    // row-major 3x3
 using Matrix34 = std::array<double, 12>;  // row-major 3x4
 using Matrix4 = std::array<double, 16>;   // row-major 4x4
 
+// A rectangle of pixels (stereoRectify's validPixROI).
+struct PixelRect {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+
 // A stereo calibration in OpenCV's model (the names stereoCalibrate and stereoRectify use).
 // Camera 2 coordinates are X2 = R X1 + T; distortion coefficients are OpenCV's
 // (k1 k2 p1 p2 [k3 [k4 k5 k6 [s1 s2 s3 s4 [tx ty]]]]).
 struct StereoCalibration {
-  std::string path;     // the file it came from, for messages
-  int width = 0;        // the image size it was made for
+  std::string path;     // the file(s) it came from, for messages ("a.yml + b.yml")
+  int width = 0;        // the image size it was made for; 0 x 0 when the files do not say
   int height = 0;
 
   bool has_intrinsics = false;  // K1 D1 K2 D2
@@ -30,20 +35,31 @@ struct StereoCalibration {
   Matrix3 R1{}, R2{};
   Matrix34 P1{}, P2{};
   Matrix4 Q{};
+
+  bool has_valid_rois = false;  // ValidRoi1 ValidRoi2: stereoRectify's valid pixels, x y w h
+  PixelRect valid_roi1, valid_roi2;
 };
 
-// Reads an OpenCV FileStorage file (YAML or XML, by content) holding either
+// Reads a calibration from OpenCV FileStorage files (YAML, XML or JSON, by content): `spec` is
+// one file, files separated by commas read as one, or a folder (calibration_files.h). Together
+// they hold either
 //   K1 D1 K2 D2 R T (also spelled M1/M2, cameraMatrix1/2, distCoeffs1/2), or
 //   R1 R2 P1 P2 Q (with K1 D1 K2 D2 when the input still needs undistorting),
-// and the image size as image_width + image_height, or image_size / imageSize as [w, h].
-// InputError naming the file: missing, not FileStorage, no image size, a matrix of the wrong
-// shape, or neither set complete (the message lists the keys found).
-StereoCalibration load_stereo_calibration(const std::string& path);
+// optionally ValidRoi1 ValidRoi2, and optionally the image size as image_width + image_height,
+// or image_size / imageSize as [w, h] (without it, the size is the source's: see
+// fit_calibration_to_size). An entry in two files must have the same value in both.
+// InputError naming the file and the entry: missing, unreadable, not FileStorage, a matrix of
+// the wrong shape, a value that is not finite, values no camera pair has (calibration_checks.h),
+// principal points outside a stated image size, or neither set complete (the message lists the
+// keys found).
+StereoCalibration load_stereo_calibration(const std::string& spec);
 
 // The calibration for images of width x height. The same size returns it unchanged; a whole
 // multiple or whole fraction of its size, the same factor on both axes (1280x720 -> 640x360 or
-// 2560x1440), rescales every pixel-unit value (focal lengths, principal points, P, Q), keeping
-// pixel centres aligned; anything else is an InputError that gives both sizes.
+// 2560x1440), rescales every pixel-unit value (focal lengths, principal points, P, Q, ROIs),
+// keeping pixel centres aligned; anything else is an InputError that gives both sizes. A
+// calibration without a size is taken to be for width x height when its principal points and
+// ROIs allow it (check_assumed_image_size), and refused with the numbers when they do not.
 StereoCalibration fit_calibration_to_size(const StereoCalibration& calibration, int width,
                                           int height);
 

@@ -46,6 +46,19 @@ ImageF32 image_from_map(const cv::Mat& map) {
   return image;
 }
 
+// How much of a rectified view the raw image covers: the share of map entries inside it.
+double fraction_inside(const cv::Mat& map_x, const cv::Mat& map_y, int width, int height) {
+  size_t inside = 0;
+  for (int y = 0; y < map_x.rows; ++y) {
+    const float* xs = map_x.ptr<float>(y);
+    const float* ys = map_y.ptr<float>(y);
+    for (int x = 0; x < map_x.cols; ++x) {
+      inside += xs[x] >= 0.0f && xs[x] <= width - 1.0f && ys[x] >= 0.0f && ys[x] <= height - 1.0f;
+    }
+  }
+  return static_cast<double>(inside) / static_cast<double>(map_x.total());
+}
+
 std::string alpha_text(double alpha) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", alpha);
@@ -55,13 +68,19 @@ std::string alpha_text(double alpha) {
 }  // namespace
 
 StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width, int height,
-                                 double alpha)
+                                 double alpha, bool views_swapped)
     : width_(width), height_(height), cv_maps_(std::make_unique<CvMaps>()) {
   if (!(alpha == -1.0 || (alpha >= 0.0 && alpha <= 1.0))) {
     throw InputError("rectification alpha must be in 0..1 (or -1 for OpenCV's default), got " +
                      alpha_text(alpha));
   }
   const StereoCalibration c = fit_calibration_to_size(calibration, width, height);
+  if (calibration.width == 0) {
+    size_notice_ = "calibration '" + c.path +
+                   "' does not give the image size it was made for: taking the source's " +
+                   size_text(width, height) + ", which its principal points" +
+                   (c.has_valid_rois ? " and valid ROIs" : "") + " fit";
+  }
   const cv::Size size(width, height);
   cv::Mat R1, R2, P1, P2, Q;
   if (c.has_intrinsics && c.has_extrinsics) {
@@ -85,6 +104,12 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                    : "input taken as rectified: " + c.path +
                          " has no camera matrices (K1 D1 K2 D2), only Q for depth";
   }
+  if (!cv::checkRange(R1) || !cv::checkRange(R2) || !cv::checkRange(P1) || !cv::checkRange(P2) ||
+      !cv::checkRange(Q) || !(P1.at<double>(0, 0) > 0.0)) {
+    throw InputError("calibration '" + c.path +
+                     "' cannot be rectified: stereoRectify gives no finite rectified cameras "
+                     "for it");
+  }
   P1_ = from_mat<12>(P1);
   P2_ = from_mat<12>(P2);
   Q_ = from_mat<16>(Q);
@@ -93,6 +118,14 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                      "' describes a vertical rig (one camera above the other); stereoview "
                      "matches along rows: rotate the images or the rig by 90 degrees");
   }
+  const bool exchange_cameras = views_swapped && P2_[3] > 0.0;
+  if (views_swapped) {
+    summary_ += exchange_cameras
+                    ? "; --swap-views: its camera 1 is the right one (T x > 0), so camera 2 "
+                      "rectifies the left view"
+                    : "; --swap-views: its camera 1 rectifies the left view (named right)";
+  }
+  if (exchange_cameras) exchange_rectified_cameras();
   if (!c.has_intrinsics) return;
 
   remaps_ = true;
@@ -100,10 +133,39 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
                               cv_maps_->left_x, cv_maps_->left_y);
   cv::initUndistortRectifyMap(to_mat(c.K2, 3, 3), to_mat(c.D2), R2, P2, size, CV_32FC1,
                               cv_maps_->right_x, cv_maps_->right_y);
+  if (exchange_cameras) {
+    std::swap(cv_maps_->left_x, cv_maps_->right_x);
+    std::swap(cv_maps_->left_y, cv_maps_->right_y);
+  }
+  const auto refuse_blank = [&](const char* view, const cv::Mat& map_x, const cv::Mat& map_y) {
+    const double seen = fraction_inside(map_x, map_y, width, height);
+    if (seen < 0.1) {
+      throw InputError("calibration '" + c.path + "' leaves the rectified " + view +
+                       " view blank (" + alpha_text(100.0 * seen) + " % of it inside the " +
+                       size_text(width, height) + " image): is it this camera's?");
+    }
+  };
+  refuse_blank("left", cv_maps_->left_x, cv_maps_->left_y);
+  refuse_blank("right", cv_maps_->right_x, cv_maps_->right_y);
   maps_.left_x = image_from_map(cv_maps_->left_x);
   maps_.left_y = image_from_map(cv_maps_->left_y);
   maps_.right_x = image_from_map(cv_maps_->right_x);
   maps_.right_y = image_from_map(cv_maps_->right_y);
+}
+
+void StereoRectifier::exchange_rectified_cameras() {
+  // The left view is now camera 2's: it becomes the reference at the origin, camera 1 sits at
+  // minus the old offset, and Q follows from the pair (stereoRectify's form).
+  Matrix34 left = P2_, right = P1_;
+  left[3] = left[7] = 0.0;
+  right[3] = -P2_[3];
+  right[7] = -P2_[7];
+  P1_ = left;
+  P2_ = right;
+  const double f = P1_[0];
+  const double tx = P2_[3] / P2_[0];
+  Q_ = Matrix4{1, 0, 0, -P1_[2], 0, 1, 0, -P1_[6], 0, 0, 0, f, 0, 0, -1.0 / tx,
+               (P1_[2] - P2_[2]) / tx};
 }
 
 StereoRectifier::~StereoRectifier() = default;

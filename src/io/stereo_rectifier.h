@@ -18,11 +18,20 @@ namespace sv {
 //   - with only R1 R2 P1 P2 Q: the input is taken as rectified already, nothing is remapped and Q
 //     still gives depth.
 // The calibration is first fitted to the image size (fit_calibration_to_size: rescaled when the
-// size is a whole multiple, InputError with both sizes otherwise). A vertical rig (views one
-// above the other) is an InputError: the engines match along rows.
+// size is a whole multiple, taken as the size when the file gives none and the principal points
+// allow it, InputError with the numbers otherwise). A vertical rig (views one above the other)
+// is an InputError: the engines match along rows; so is a calibration whose rectified views
+// would be blank (less than a tenth of them inside the raw image) or not finite.
+//
+// `views_swapped`: the source's views were exchanged (--swap-views), so the left view is the one
+// named right. Each view is still rectified as the calibration's camera on its side: camera 1
+// rectifies the left view, unless the calibration places camera 1 on the right (T x > 0, as
+// calibrations made under the same swapped names do); then camera 2 rectifies the left view
+// and P1, P2 and Q describe the views in that order.
 class StereoRectifier {
  public:
-  StereoRectifier(const StereoCalibration& calibration, int width, int height, double alpha = 0.0);
+  StereoRectifier(const StereoCalibration& calibration, int width, int height, double alpha = 0.0,
+                  bool views_swapped = false);
   ~StereoRectifier();
   StereoRectifier(const StereoRectifier&) = delete;
   StereoRectifier& operator=(const StereoRectifier&) = delete;
@@ -39,6 +48,8 @@ class StereoRectifier {
   StereoGeometry geometry() const { return geometry_from_q(Q_); }
   // One line on what was done, for logs: "rectifying 640x480 with calib.yaml (alpha 0)".
   const std::string& summary() const { return summary_; }
+  // One line when the calibration gave no image size and the source's was taken; else empty.
+  const std::string& size_notice() const { return size_notice_; }
 
   // Rectifies a pair in place on the CPU: bilinear, black outside the raw image. InputError when
   // the pair is not width x height.
@@ -51,6 +62,8 @@ class StereoRectifier {
   void rectify(ImageF32& left, ImageF32& right) const;
 
  private:
+  void exchange_rectified_cameras();
+
   struct CvMaps;
   int width_;
   int height_;
@@ -60,6 +73,7 @@ class StereoRectifier {
   Matrix34 P1_{}, P2_{};
   Matrix4 Q_{};
   std::string summary_;
+  std::string size_notice_;
 };
 
 }  // namespace sv

@@ -952,6 +952,7 @@ TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
   EXPECT_NE(run.out.find("Space pause"), std::string::npos);
   EXPECT_NE(run.out.find("--p2"), std::string::npos);
   EXPECT_NE(run.out.find("--screenshot PATH"), std::string::npos);
+  EXPECT_NE(run.out.find("--swap-views"), std::string::npos);
 }
 
 }  // namespace

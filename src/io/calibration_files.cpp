@@ -1,0 +1,175 @@
+#include "src/io/calibration_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "src/core/error.h"
+
+namespace sv {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kExtensions[] = {".yml", ".yaml", ".xml", ".json"};
+
+bool has_calibration_extension(const fs::path& path) {
+  const std::string ext = path.extension().string();
+  return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+}
+
+// dir/stem.yml (or another extension) when there is exactly one such file.
+std::string find_by_stem(const fs::path& dir, const std::string& stem) {
+  std::string found;
+  for (const char* ext : kExtensions) {
+    std::error_code ec;
+    const fs::path candidate = dir / (stem + ext);
+    if (!fs::exists(candidate, ec)) continue;
+    if (!found.empty()) {
+      throw InputError("calibration folder '" + dir.string() + "' holds both " + found +
+                       " and " + candidate.string() + ": name the files with --calib A,B");
+    }
+    found = candidate.string();
+  }
+  return found;
+}
+
+std::vector<std::string> files_of_folder(const fs::path& dir) {
+  const std::string intrinsics = find_by_stem(dir, "intrinsics");
+  const std::string extrinsics = find_by_stem(dir, "extrinsics");
+  if (!intrinsics.empty() && !extrinsics.empty()) return {intrinsics, extrinsics};
+  std::vector<std::string> candidates;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (has_calibration_extension(entry.path())) candidates.push_back(entry.path().filename().string());
+  }
+  std::sort(candidates.begin(), candidates.end());
+  if (candidates.size() == 1) return {(dir / candidates.front()).string()};
+  std::string listed;
+  for (const std::string& name : candidates) listed += (listed.empty() ? "" : ", ") + name;
+  throw InputError("calibration folder '" + dir.string() +
+                   "' holds no intrinsics.yml and extrinsics.yml (" +
+                   (listed.empty() ? "no .yml, .yaml, .xml or .json file at all"
+                                   : "but " + listed) +
+                   "): name the file(s) with --calib FILE or --calib A,B");
+}
+
+std::string size_text(unsigned long long bytes) {
+  if (bytes >= (1ull << 20)) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+// Closes the descriptor however the read ends.
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+// An upper bound on how deep brackets (YAML, JSON) or elements (XML) nest. Brackets count
+// wherever they stand, in strings and comments too: a file that hides deep nesting from this
+// scan must not reach the parser.
+int nesting_depth(const std::string& text) {
+  const size_t start = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  const bool xml = start != std::string::npos && text[start] == '<';
+  int depth = 0, deepest = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (xml) {
+      if (c != '<' || i + 1 == text.size()) continue;
+      const char next = text[i + 1];
+      if (next == '/') {
+        depth = std::max(depth - 1, 0);
+      } else if (std::isalpha(static_cast<unsigned char>(next)) || next == '_') {
+        const size_t end = text.find('>', i);
+        if (end == std::string::npos) break;
+        if (text[end - 1] != '/') ++depth;  // <a/> opens nothing
+        i = end;
+      }
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      depth = std::max(depth - 1, 0);
+    }
+    deepest = std::max(deepest, depth);
+  }
+  return deepest;
+}
+
+}  // namespace
+
+std::vector<std::string> calibration_file_paths(const std::string& spec) {
+  if (spec.empty()) throw InputError("--calib needs a file, files separated by commas or a folder");
+  std::error_code ec;
+  if (fs::is_directory(spec, ec)) return files_of_folder(spec);
+  if (fs::exists(spec, ec) || spec.find(',') == std::string::npos) return {spec};
+  std::vector<std::string> paths;
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = spec.find(',', begin);
+    const std::string part = spec.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (part.empty()) throw InputError("--calib '" + spec + "': an empty file name in the list");
+    if (fs::is_directory(part, ec)) {
+      throw InputError("--calib '" + spec + "': '" + part + "' is a folder; list files only");
+    }
+    paths.push_back(part);
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return paths;
+}
+
+std::string read_calibration_text(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting.
+  const FileDescriptor file{open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) {
+    const int error = errno;
+    throw InputError("cannot read calibration '" + path + "': " +
+                     (error == ENOENT ? std::string("no such file") : std::strerror(error)));
+  }
+  struct stat info {};
+  if (fstat(file.fd, &info) != 0) {
+    throw InputError("cannot read calibration '" + path + "': " + std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    const char* kind = S_ISFIFO(info.st_mode)                             ? "a FIFO"
+                       : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
+                       : S_ISSOCK(info.st_mode)                           ? "a socket"
+                                                                          : "not a regular file";
+    throw InputError("cannot read calibration '" + path + "': it is " + kind +
+                     ", not a regular file");
+  }
+  const auto bytes = static_cast<unsigned long long>(info.st_size);
+  if (bytes > kMaxCalibrationFileBytes) {
+    throw InputError("calibration '" + path + "' is " + size_text(bytes) +
+                     ": more than the " + size_text(kMaxCalibrationFileBytes) +
+                     " a calibration file may have (they hold a few matrices)");
+  }
+  // One byte more than fstat said, to notice a file that grows while it is read.
+  std::string text(bytes + 1, '\0');
+  size_t filled = 0;
+  while (filled < text.size()) {
+    const ssize_t got = read(file.fd, &text[filled], text.size() - filled);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError("cannot read calibration '" + path + "': " + std::strerror(errno));
+    if (got == 0) break;
+    filled += static_cast<size_t>(got);
+  }
+  if (filled > bytes) throw InputError("calibration '" + path + "' grew while being read");
+  text.resize(filled);
+  const int depth = nesting_depth(text);
+  if (depth > kMaxCalibrationNesting) {
+    throw InputError("calibration '" + path + "' nests " + std::to_string(depth) +
+                     " levels deep (a calibration needs 3): not a calibration file");
+  }
+  return text;
+}
+
+}  // namespace sv
