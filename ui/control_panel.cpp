@@ -11,7 +11,6 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
-#include "src/core/output_folders.h"
 #include "ui/source_panel.h"
 
 namespace sv {
@@ -100,7 +99,6 @@ void parameters_section(ViewerState& state) {
   help_tooltip("key = value lines, the format of the CLI's --preset.");
   if (ImGui::Button("Save")) {
     try {
-      create_parent_folders(state.preset_path, "preset");
       save_preset_file(state.preset_path, state.params);
       state.add_log("preset saved to " + state.preset_path);
     } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
+#include "src/core/output_folders.h"
 
 namespace sv {
 namespace {
@@ -323,6 +324,7 @@ StereoParams load_preset_file(const std::string& path, const StereoParams& defau
 }
 
 void save_preset_file(const std::string& path, const StereoParams& params) {
+  create_parent_folders(path, "preset file");
   std::ofstream file(path);
   if (!file) throw RuntimeError("cannot write preset file \"" + path + "\"");
   file << to_preset_text(params);

@@ -36,6 +36,6 @@ std::string to_preset_text(const StereoParams& params);
 StereoParams parse_preset_text(const std::string& text, const StereoParams& defaults = {},
                                const std::string& origin = "preset");
 StereoParams load_preset_file(const std::string& path, const StereoParams& defaults = {});
-void save_preset_file(const std::string& path, const StereoParams& params);
+void save_preset_file(const std::string& path, const StereoParams& params);  // makes its folders
 
 }  // namespace sv

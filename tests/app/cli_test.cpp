@@ -210,6 +210,15 @@ TEST(Cli, OutputFolderBehindAFileNamesTheFile) {
   EXPECT_TRUE(contains(r.err, "\"" + dir + "/file\" exists and is not a folder")) << r.err;
 }
 
+TEST(Cli, SavePresetCreatesItsFolders) {
+  const std::string path = make_temp_dir("cli_preset_nested") + "/new/deeper/my.preset";
+  const auto r = run_stereoview({"--p1", "8", "--save-preset", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream preset(path);
+  std::string text((std::istreambuf_iterator<char>(preset)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("p1 = 8"), std::string::npos) << text;
+}
+
 // Without --headless the CLI says where the window is instead of "not part of this build yet".
 TEST(Cli, WithoutHeadlessPointsToTheViewer) {
   const auto r = run_stereoview({"--size", "64x48", "--disparities", "16", "--engine", "cpu"});
