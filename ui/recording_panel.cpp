@@ -6,6 +6,7 @@
 #include <ctime>
 #include <iterator>
 
+#include "src/app/stop_signals.h"
 #include "src/io/point_cloud_ply.h"
 #ifdef STEREOVIEW_HAS_RECORDING
 #include "src/app/recorder.h"
@@ -104,9 +105,11 @@ void RecordingPanel::start(const ProcessedFrame& frame, const RecordingContext& 
 
 void RecordingPanel::stop() {
   if (!recorder_) return;
-  // Every stop here is the user's (R, a script, closing the viewer); a failed recording's sidecar
-  // says its own error.
-  const RecorderStatus status = recorder_->stop();
+  // Every stop here is the user's (R, a script, closing the viewer) unless a signal closes it;
+  // a failed recording's sidecar says its own error.
+  const int signal = stop_signal();
+  const RecorderStatus status = recorder_->stop(
+      signal != 0 ? RecordingStop{RecordingStop::Reason::Interrupted, signal, ""} : RecordingStop{});
   recorder_.reset();
   last_summary_ = std::to_string(status.frames_written) + " frames, " +
                   format_byte_count(status.bytes_written) + ", " + std::to_string(status.dropped) +

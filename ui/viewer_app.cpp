@@ -21,6 +21,7 @@
 #include "src/app/notice_collector.h"
 #include "src/app/param_script.h"
 #include "src/app/source_factory.h"
+#include "src/app/stop_signals.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
 #include "src/core/param_table.h"
@@ -782,7 +783,7 @@ int ViewerApp::run() {
   auto next_frame_due = start;
   const auto frame_period = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(1.0 / kMaxDisplayFps));
-  while (!quit_ && !glfwWindowShouldClose(window_)) {
+  while (!quit_ && !glfwWindowShouldClose(window_) && stop_signal() == 0) {
     // Sleep until the next display slot, waking early for input.
     const double wait_s = std::chrono::duration<double>(next_frame_due - Clock::now()).count();
     if (wait_s > 0.0) {

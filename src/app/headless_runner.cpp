@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iomanip>
@@ -17,6 +18,7 @@
 #include "src/app/playback_pacer.h"
 #include "src/app/progress_reporter.h"
 #include "src/app/source_factory.h"
+#include "src/app/stop_signals.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
@@ -244,7 +246,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     int live_failures = 0;
     bool depth_noted = false;  // 16-bit input: say once whether its full depth is matched
     std::optional<bool> engine_remaps;  // a rectifying source: where its remap runs, once said
-    while (done < limit) {
+    while (done < limit && stop_signal() == 0) {
       SourceFrame frame;
       if (synthetic) {
         SyntheticFrame rendered = scene.render(static_cast<int>(done));
@@ -328,13 +330,22 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
       if (recording) progress.update(done);
     }
     if (recording) progress.finish(done);
+    const int signal = stop_signal();
 #ifdef STEREOVIEW_HAS_RECORDING
     if (recorder) {
       using Reason = RecordingStop::Reason;
-      const RecordingStop why{source_ended ? Reason::EndOfSource : Reason::FrameLimit, 0, ""};
+      const RecordingStop why{signal != 0    ? Reason::Interrupted
+                              : source_ended ? Reason::EndOfSource
+                                             : Reason::FrameLimit,
+                              signal, ""};
       if (!recorder->finish(out, err, why)) recording_failed = true;
     }
 #endif
+    if (signal != 0) {
+      err << "interrupted by " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << " after " << done
+          << " frame" << (done == 1 ? "" : "s") << "\n";
+      return exit_code_for_signal(signal);
+    }
     if (recording_failed) return 1;
     if (done == 0) throw InputError("the source delivered no frame");
     out << "done: " << done << " frame" << (done == 1 ? "" : "s") << "\n";
