@@ -16,6 +16,9 @@ constexpr int64_t kFrameEntryBytes = 160;
 constexpr int64_t kSidecarMargin = 4096;
 constexpr int64_t kDiskBlock = 4096;
 constexpr int64_t kReserveStep = 16 * 1024;
+// A long recording's sidecar is megabytes: it is rewritten less often then, at most about this
+// many bytes a second.
+constexpr double kSidecarBytesPerSecond = 1e6;
 
 int64_t round_up_to_block(int64_t bytes) {
   return (bytes + kDiskBlock - 1) / kDiskBlock * kDiskBlock;
@@ -104,8 +107,8 @@ void Recorder::write_one(const RecordingFrame& frame) {
   const bool first = sidecar_.frames.empty();  // only this thread changes the frame list
   commit_frames();
   const auto now = std::chrono::steady_clock::now();
-  if (first || std::chrono::duration<double>(now - last_sidecar_write_).count() >=
-                   settings_.sidecar_interval_s) {
+  if (first ||
+      std::chrono::duration<double>(now - last_sidecar_write_).count() >= sidecar_interval_s_) {
     write_running_sidecar();
   }
 }
@@ -185,6 +188,8 @@ void Recorder::write_running_sidecar() {
   reserve_.shrink_to(reserve_.size() - round_up_to_block(static_cast<int64_t>(text.size())) -
                      kDiskBlock);
   last_sidecar_write_ = std::chrono::steady_clock::now();
+  sidecar_interval_s_ = std::max(settings_.sidecar_interval_s,
+                                 static_cast<double>(text.size()) / kSidecarBytesPerSecond);
   try {
     write_file_atomically(sidecar_path_for(settings_.encoder.path), text);
   } catch (const std::exception& e) {

@@ -24,7 +24,8 @@ struct RecorderSettings {
   RecordingEncoderSettings encoder;
   size_t queue_capacity = 8;  // frames waiting for the disk; more are dropped (and counted)
   // How often the sidecar is rewritten while recording, listing the frames committed so far, so
-  // a process that is killed leaves a sidecar behind.
+  // a process that is killed leaves a sidecar behind (less often once the sidecar is large: at
+  // most about 1 MB of it a second).
   double sidecar_interval_s = 1.0;
   // For the sidecar.
   std::string source;
@@ -124,6 +125,7 @@ class Recorder {
   DiskReserve reserve_;
   int64_t sidecar_bytes_estimate_ = 0;  // of the final sidecar with the frames so far
   std::chrono::steady_clock::time_point last_sidecar_write_;
+  double sidecar_interval_s_ = 0.0;  // until the next rewrite, grown with the sidecar's size
   StereoParams last_params_;  // of the last committed frame
   std::string last_engine_;
 
