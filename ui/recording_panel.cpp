@@ -4,9 +4,9 @@
 
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <iterator>
 
+#include "src/app/stop_signals.h"
 #include "src/io/point_cloud_ply.h"
 #ifdef STEREOVIEW_HAS_RECORDING
 #include "src/app/recorder.h"
@@ -90,9 +90,8 @@ void RecordingPanel::start(const ProcessedFrame& frame, const RecordingContext& 
   error_.clear();
   error_reported_ = false;
   try {
-    const auto folder = std::filesystem::path(request.path).parent_path();
-    std::error_code ignored;
-    if (!folder.empty()) std::filesystem::create_directories(folder, ignored);
+    // The Recorder checks the destination at once (and creates its folders), so a bad choice is
+    // said now, not after the first frame.
     recorder_ = std::make_unique<Recorder>(make_recorder_settings(request),
                                            [this](const std::string& note) { log_("recording: " + note); });
     last_file_ = recorder_->status().path;
@@ -106,7 +105,11 @@ void RecordingPanel::start(const ProcessedFrame& frame, const RecordingContext& 
 
 void RecordingPanel::stop() {
   if (!recorder_) return;
-  const RecorderStatus status = recorder_->stop();
+  // Every stop here is the user's (R, a script, closing the viewer) unless a signal closes it;
+  // a failed recording's sidecar says its own error.
+  const int signal = stop_signal();
+  const RecorderStatus status = recorder_->stop(
+      signal != 0 ? RecordingStop{RecordingStop::Reason::Interrupted, signal, ""} : RecordingStop{});
   recorder_.reset();
   last_summary_ = std::to_string(status.frames_written) + " frames, " +
                   format_byte_count(status.bytes_written) + ", " + std::to_string(status.dropped) +
@@ -117,7 +120,8 @@ void RecordingPanel::stop() {
     error_reported_ = true;
     return;
   }
-  log_("recorded " + last_summary_ + ": " + status.path + " (sidecar " + status.sidecar_path + ")");
+  log_("recorded " + last_summary_ + ": " + status.path + " (sidecar " + status.sidecar_path +
+       ", " + status.stop_reason + ")");
 }
 
 void RecordingPanel::update(const ProcessedFrame* frame, const RecordingContext& context) {
@@ -141,6 +145,8 @@ void RecordingPanel::add_frame(const ProcessedFrame& frame) {
   RecordingFrame record;
   record.index = frame.pair.index;
   record.timestamp_s = frame.pair.timestamp_s;
+  record.params = frame.params;  // parameters change live: the sidecar lists each change
+  record.engine = frame.engine;
   const std::string format = kFormats[format_index_];
   if (format == "raw" || format == "side-by-side") {
     record.left = frame.pair.left;

@@ -21,6 +21,7 @@
 #include "src/app/notice_collector.h"
 #include "src/app/param_script.h"
 #include "src/app/source_factory.h"
+#include "src/app/stop_signals.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
 #include "src/core/param_table.h"
@@ -870,7 +871,7 @@ int ViewerApp::run() {
   const auto frame_period = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(1.0 / kMaxDisplayFps));
   int unsettled_frames = 0;  // frames the screenshot waited for the layout
-  while (!quit_ && !glfwWindowShouldClose(window_)) {
+  while (!quit_ && !glfwWindowShouldClose(window_) && stop_signal() == 0) {
     // Sleep until the next display slot, waking early for input.
     const double wait_s = std::chrono::duration<double>(next_frame_due - Clock::now()).count();
     if (wait_s > 0.0) {

@@ -1,14 +1,17 @@
 // stereoview-viewer: the desktop viewer (ui/). Exit codes: 0 success, 1 runtime error,
-// 2 usage error, each with a one-line reason on stderr.
+// 2 usage error, each with a one-line reason on stderr; 130 / 143 when SIGINT / SIGTERM closed
+// it (as Q would: a recording is finished cleanly).
 #include <exception>
 #include <iostream>
 
 #include "src/app/source_factory.h"
 #include "ui/output_paths.h"
+#include "src/app/stop_signals.h"
 #include "ui/viewer_app.h"
 #include "ui/viewer_options.h"
 
 int main(int argc, char** argv) {
+  sv::ignore_file_size_signal();
   sv::ViewerOptions options;
   try {
     options = sv::parse_viewer_options(argc, argv);
@@ -29,7 +32,10 @@ int main(int argc, char** argv) {
   }
   try {
     sv::check_output_paths(options);
-    return sv::run_viewer(options);
+    sv::install_stop_signal_handlers();  // the frame loop checks for them and closes
+    const int code = sv::run_viewer(options);
+    const int signal = sv::stop_signal();
+    return signal != 0 ? sv::exit_code_for_signal(signal) : code;
   } catch (const std::exception& e) {
     std::cerr << "stereoview-viewer: " << e.what() << "\n";
     return 1;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "src/app/playback_pacer.h"
 #include "src/app/progress_reporter.h"
 #include "src/app/source_factory.h"
+#include "src/app/stop_signals.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
@@ -65,33 +67,35 @@ std::string frame_name(int index) {
 }
 
 #ifdef STEREOVIEW_HAS_RECORDING
-// The recording of a headless run: made at the first frame, when the size is known.
+// The recording of a headless run: made (and so checked) before any frame is computed; the
+// geometry is added at the first frame, when the size is known.
 class HeadlessRecording {
  public:
   HeadlessRecording(const CliOptions& options, Colormap colormap, std::string source,
                     std::string engine, double frames_per_second, std::ostream& err)
-      : options_(options), err_(err) {
-    request_.path = options.record_path;
-    request_.format = options.record_format;
-    request_.codec = options.record_codec;
-    request_.frames_per_second = frames_per_second;
-    request_.colormap = colormap;
-    request_.params = options.params;
-    request_.source = std::move(source);
-    request_.engine = std::move(engine);
-    request_.calibration_file = options.calib_path;
-    format_ = parse_recording_format(options.record_format);
+      : options_(options) {
+    RecordingRequest request;
+    request.path = options.record_path;
+    request.format = options.record_format;
+    request.codec = options.record_codec;
+    request.frames_per_second = frames_per_second;
+    request.colormap = colormap;
+    request.params = options.params;
+    request.source = std::move(source);
+    request.engine = std::move(engine);
+    request.calibration_file = options.calib_path;
+    const RecorderSettings settings = make_recorder_settings(request);
+    format_ = settings.encoder.format;
+    recorder_ = std::make_unique<Recorder>(
+        settings, [&err](const std::string& m) { err << "note: " << m << "\n"; });
   }
 
   // False when the recording has stopped (its error comes with finish()).
   bool add(SourceFrame& frame, const DisparityResult& result) {
-    if (!recorder_) {
-      request_.geometry = stereo_geometry_for(options_.source == "synthetic", options_.calib_path,
-                                              options_.rectify_alpha, frame.pair.left.width(),
-                                              frame.pair.left.height(), options_.params);
-      std::ostream& err = err_;
-      recorder_ = std::make_unique<Recorder>(make_recorder_settings(request_),
-                                             [&err](const std::string& m) { err << "note: " << m << "\n"; });
+    if (frames_added_++ == 0) {
+      recorder_->set_geometry(stereo_geometry_for(
+          options_.source == "synthetic", options_.calib_path, options_.rectify_alpha,
+          frame.pair.left.width(), frame.pair.left.height(), options_.params));
     }
     RecordingFrame record;
     record.index = frame.pair.index;
@@ -114,30 +118,39 @@ class HeadlessRecording {
     return recorder_->submit_waiting(std::move(record));
   }
 
-  // Ends the recording; reports it on `out`, or the error on `err` (returns false then).
-  bool finish(std::ostream& out) {
-    if (!recorder_) return true;
-    const RecorderStatus status = recorder_->stop();
+  // Ends the recording, saying `why` in its sidecar; reports it on `out`, or its own error on
+  // `err` (returns false then). The frame count is that of the frames in the file.
+  bool finish(std::ostream& out, std::ostream& err, const RecordingStop& why) {
+    if (finished_) return true;
+    finished_ = true;
+    const RecorderStatus status = recorder_->stop(why);
+    const std::string sidecar = status.sidecar_written ? ", sidecar " + status.sidecar_path : "";
+    if (status.error.empty() && !status.sidecar_written) {
+      out << "nothing recorded: no frame reached " << status.path << "\n";
+      return true;
+    }
     if (!status.error.empty()) {
-      err_ << "error: " << status.error << "\n";
+      err << "error: " << status.error << "\n";
       if (status.frames_written > 0) {
-        out << "kept " << status.frames_written << " frames in " << status.path << "\n";
+        out << "kept " << status.frames_written << " frame"
+            << (status.frames_written == 1 ? "" : "s") << " in " << status.path << sidecar << "\n";
       }
       return false;
     }
-    out << "recorded " << status.frames_written << " frame" << (status.frames_written == 1 ? "" : "s")
-        << " to " << status.path << " (" << status.description << ", "
-        << format_byte_count(status.bytes_written) << "), sidecar "
-        << status.sidecar_path << "\n";
+    out << "recorded " << status.frames_written << " frame"
+        << (status.frames_written == 1 ? "" : "s") << " to " << status.path << " ("
+        << status.description << ", " << format_byte_count(status.bytes_written) << ")" << sidecar;
+    if (!why.clean() || why.reason == RecordingStop::Reason::Interrupted) out << ": " << why.text();
+    out << "\n";
     return true;
   }
 
  private:
   const CliOptions& options_;
-  std::ostream& err_;
-  RecordingRequest request_;
   RecordingFormat format_;
   std::unique_ptr<Recorder> recorder_;
+  int64_t frames_added_ = 0;
+  bool finished_ = false;
 };
 #endif
 
@@ -147,6 +160,10 @@ class HeadlessRecording {
 constexpr int kMaxLiveFailuresInARow = 3;
 
 int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err) {
+#ifdef STEREOVIEW_HAS_RECORDING
+  std::unique_ptr<HeadlessRecording> recorder;  // outside the try: an error still finishes it
+#endif
+  bool reading_source = false;  // an error now is the source's
   try {
     const Colormap colormap = parse_colormap(options.colormap);
     if (!options.out_dir.empty()) create_output_folder(options.out_dir, "--out");
@@ -189,7 +206,6 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     // --record: the frames also go to a recording; per-frame lines give way to a progress bar.
     const bool recording = !options.record_path.empty();
 #ifdef STEREOVIEW_HAS_RECORDING
-    std::unique_ptr<HeadlessRecording> recorder;
     if (recording) {
       const double fps = synthetic || source->frames_per_second() <= 0 ? 30.0 : source->frames_per_second();
       recorder = std::make_unique<HeadlessRecording>(
@@ -215,10 +231,11 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     const float range_min = static_cast<float>(options.params.min_disparity);
     const float range_max = range_min + options.params.num_disparities - 1;
     int64_t done = 0;
+    bool source_ended = false;
     int live_failures = 0;
     bool depth_noted = false;  // 16-bit input: say once whether its full depth is matched
     std::optional<bool> engine_remaps;  // a rectifying source: where its remap runs, once said
-    while (done < limit) {
+    while (done < limit && stop_signal() == 0) {
       SourceFrame frame;
       if (synthetic) {
         SyntheticFrame rendered = scene.render(static_cast<int>(done));
@@ -231,6 +248,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         frame.masks.disc = rendered.discontinuity_mask;
       } else {
         std::optional<StereoPair> pair;
+        reading_source = true;
         try {
           pair = source->next();
           live_failures = 0;
@@ -239,12 +257,16 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
           err << "note: " << e.what() << "\n";
           continue;
         }
-        if (!pair) break;
+        if (!pair) {
+          source_ended = true;
+          break;
+        }
         frame.pair = std::move(*pair);
         if (frame.pair.left.empty() || !frame.pair.left.same_size(frame.pair.right)) {
           // The engines' message for a bad pair; the gray images are made only here.
           require_matching_pair(to_gray(frame.pair.left), to_gray(frame.pair.right));
         }
+        reading_source = false;
       }
       pacer.wait();
 
@@ -300,15 +322,37 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
       if (recording) progress.update(done);
     }
     if (recording) progress.finish(done);
+    const int signal = stop_signal();
 #ifdef STEREOVIEW_HAS_RECORDING
-    if (recorder && !recorder->finish(out)) recording_failed = true;
+    if (recorder) {
+      using Reason = RecordingStop::Reason;
+      const RecordingStop why{signal != 0    ? Reason::Interrupted
+                              : source_ended ? Reason::EndOfSource
+                                             : Reason::FrameLimit,
+                              signal, ""};
+      if (!recorder->finish(out, err, why)) recording_failed = true;
+    }
 #endif
+    if (signal != 0) {
+      err << "interrupted by " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << " after " << done
+          << " frame" << (done == 1 ? "" : "s") << "\n";
+      return exit_code_for_signal(signal);
+    }
     if (recording_failed) return 1;
     if (done == 0) throw InputError("the source delivered no frame");
     out << "done: " << done << " frame" << (done == 1 ? "" : "s") << "\n";
     return 0;
   } catch (const std::exception& e) {
     err << "error: " << e.what() << "\n";
+#ifdef STEREOVIEW_HAS_RECORDING
+    // The sidecar says why the run ended.
+    if (recorder) {
+      recorder->finish(out, err,
+                       {reading_source ? RecordingStop::Reason::SourceError
+                                       : RecordingStop::Reason::ProcessingError,
+                        0, e.what()});
+    }
+#endif
     return 1;
   }
 }

@@ -4,6 +4,7 @@
 #include "src/app/cli_options.h"
 #include "src/app/headless_runner.h"
 #include "src/app/source_factory.h"
+#include "src/app/stop_signals.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
@@ -44,6 +45,8 @@ int run(const sv::CliOptions& options) {
       return kExitRuntimeError;
 #endif
     case sv::CliCommand::Run:
+      // The run checks for Ctrl-C and SIGTERM between frames and stops cleanly (exit 130, 143).
+      sv::install_stop_signal_handlers();
       if (!options.headless) {
         std::cerr << "note: running headless: this program has no window; "
 #ifdef STEREOVIEW_VIEWER_BUILT
@@ -62,6 +65,7 @@ int run(const sv::CliOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sv::ignore_file_size_signal();
   sv::CliOptions options;
   try {
     options = sv::parse_cli(argc, argv);

@@ -244,22 +244,30 @@ ImageF32 read_pfm(const std::string& path) {
   return image;
 }
 
-void write_pfm(const std::string& path, const ImageF32& image) {
-  std::ofstream out = open_for_writing(path);
-  out << "Pf\n" << image.width() << ' ' << image.height() << "\n-1\n";
-  std::vector<unsigned char> row(static_cast<size_t>(image.width()) * 4);
+std::string pfm_file_bytes(const ImageF32& image) {
+  std::string bytes =
+      "Pf\n" + std::to_string(image.width()) + ' ' + std::to_string(image.height()) + "\n-1\n";
+  const size_t header = bytes.size();
+  bytes.resize(header + image.size() * 4);
   const bool little = host_is_little_endian();
+  char* out = bytes.data() + header;
   for (int y = image.height() - 1; y >= 0; --y) {
     const float* in = image.row(y);
-    for (int x = 0; x < image.width(); ++x) {
+    for (int x = 0; x < image.width(); ++x, out += 4) {
       uint32_t bits = 0;
       std::memcpy(&bits, &in[x], 4);
       if (!little)
         bits = (bits >> 24) | ((bits >> 8) & 0xff00u) | ((bits << 8) & 0xff0000u) | (bits << 24);
-      std::memcpy(&row[static_cast<size_t>(x) * 4], &bits, 4);
+      std::memcpy(out, &bits, 4);
     }
-    out.write(reinterpret_cast<const char*>(row.data()), static_cast<std::streamsize>(row.size()));
   }
+  return bytes;
+}
+
+void write_pfm(const std::string& path, const ImageF32& image) {
+  std::ofstream out = open_for_writing(path);
+  const std::string bytes = pfm_file_bytes(image);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   finish_writing(path, out);
 }
 

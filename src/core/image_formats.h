@@ -14,6 +14,8 @@ namespace sv {
 // "PF" files are read as their first channel.
 ImageF32 read_pfm(const std::string& path);
 void write_pfm(const std::string& path, const ImageF32& image);
+// The bytes write_pfm writes, for writers that put them on disk their own way.
+std::string pfm_file_bytes(const ImageF32& image);
 
 // PGM (P5) 8- and 16-bit, PPM (P6) 8-bit. 16-bit samples are big-endian as Netpbm specifies.
 ImageU8 read_pgm8(const std::string& path);    // also reads 16-bit files, keeping the high byte

@@ -4,9 +4,11 @@
 #include <filesystem>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <vector>
 
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
+#include "src/io/atomic_file.h"
 
 namespace sv {
 
@@ -48,18 +50,18 @@ ImageRgb8 bgr_to_rgb_image(const cv::Mat& mat) {
   return image;
 }
 
+// Encoded in memory, then written through write_file_atomically: cv::imwrite reports success
+// for a file whose final flush failed (a full disk), leaving a cut PNG behind.
 void write_with_opencv(const std::string& path, const cv::Mat& mat) {
-  bool written = false;
+  std::vector<uchar> bytes;
+  bool encoded = false;
   try {
-    written = cv::imwrite(path, mat);
+    encoded = cv::imencode(".png", mat, bytes);
   } catch (const cv::Exception& e) {
     throw RuntimeError("cannot write PNG '" + path + "': " + e.what());
   }
-  if (!written) {
-    throw RuntimeError("cannot write PNG '" + path +
-                       "': OpenCV failed (does the folder exist, is it writable, does the name "
-                       "end in .png?)");
-  }
+  if (!encoded) throw RuntimeError("cannot write PNG '" + path + "': OpenCV cannot encode it");
+  write_file_atomically(path, bytes.data(), bytes.size());
 }
 
 // Wraps a single-plane image's pixels without copying; imwrite only reads them.

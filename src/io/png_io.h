@@ -37,7 +37,8 @@ struct FullDepthImage {
 };
 FullDepthImage read_image_full_depth(const std::string& path);
 
-// PNG writers; the file name should end in .png (OpenCV picks the encoder from it).
+// PNG writers. The file appears whole or not at all (write_file_atomically in atomic_file.h):
+// a failure (a full disk) leaves no cut file and names its cause.
 void write_png(const std::string& path, const ImageU8& image);
 void write_png(const std::string& path, const ImageU16& image);
 void write_png(const std::string& path, const ImageRgb8& image);

@@ -1,5 +1,8 @@
 #include "src/io/recording_encoder.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -13,8 +16,10 @@ extern "C" {
 
 #include "src/core/error.h"
 #include "src/core/image_formats.h"
+#include "src/io/atomic_file.h"
 #include "src/io/ffmpeg_video_writer.h"
 #include "src/io/png_io.h"
+#include "src/io/recording_sidecar.h"
 
 namespace sv {
 namespace {
@@ -87,6 +92,8 @@ class VideoRecordingEncoder : public RecordingEncoder {
   void finish_after_error() noexcept override {
     if (writer_) writer_->finish_after_error();
   }
+  int64_t frames_committed() const override { return writer_ ? writer_->frames_committed() : 0; }
+  bool has_file() const override { return writer_ != nullptr; }
   int64_t bytes_written() const override { return writer_ ? writer_->bytes_written() : 0; }
   std::string describe() const override {
     if (!writer_) return "";
@@ -152,7 +159,7 @@ class VideoRecordingEncoder : public RecordingEncoder {
 };
 
 // Lossless16 as one 16-bit PNG per frame: any image tool reads it, and a failure loses at most
-// the frame being written (its partial file is removed).
+// the frame being written (each file appears whole or not at all, see write_png).
 class PngSequenceEncoder : public RecordingEncoder {
  public:
   explicit PngSequenceEncoder(const RecordingEncoderSettings& settings) : settings_(settings) {}
@@ -161,23 +168,16 @@ class PngSequenceEncoder : public RecordingEncoder {
     require(!frame.disparity_fixed.empty(), "fixed-point disparity");
     const std::string path = png_sequence_frame_path(settings_.path, frames_);
     if (frames_ == 0) {
-      const auto folder = std::filesystem::path(path).parent_path();
-      std::error_code error;
-      if (!folder.empty()) std::filesystem::create_directories(folder, error);
       width_ = frame.disparity_fixed.width();
       height_ = frame.disparity_fixed.height();
     }
-    try {
-      write_png(path, settings_.u16_encoding.encode(frame.disparity_fixed, &clamped_));
-    } catch (const std::exception& e) {
-      std::error_code ignored;
-      std::filesystem::remove(path, ignored);
-      throw RuntimeError(std::string(e.what()) + " (" + std::strerror(errno) + ")");
-    }
+    write_png(path, settings_.u16_encoding.encode(frame.disparity_fixed, &clamped_));
     std::error_code error;
     bytes_ += static_cast<int64_t>(std::filesystem::file_size(path, error));
     ++frames_;
   }
+  int64_t frames_committed() const override { return frames_; }
+  bool has_file() const override { return frames_ > 0; }
   void finish() override {}
   void finish_after_error() noexcept override {}
   int64_t bytes_written() const override { return bytes_; }
@@ -208,9 +208,6 @@ class FloatPairSequenceEncoder : public RecordingEncoder {
   void write(const RecordingFrame& frame) override {
     require(!frame.leftf.empty() && frame.leftf.same_size(frame.rightf), "float stereo pair");
     if (frames_ == 0) {
-      const auto folder = std::filesystem::path(path_).parent_path();
-      std::error_code error;
-      if (!folder.empty()) std::filesystem::create_directories(folder, error);
       width_ = frame.leftf.width();
       height_ = frame.leftf.height();
     } else if (!frame.leftf.same_size(width_, height_)) {
@@ -218,23 +215,22 @@ class FloatPairSequenceEncoder : public RecordingEncoder {
     }
     const std::string left = float_pair_frame_path(path_, "left", frames_);
     const std::string right = float_pair_frame_path(path_, "right", frames_);
+    const std::string left_bytes = pfm_file_bytes(frame.leftf);
+    const std::string right_bytes = pfm_file_bytes(frame.rightf);
+    write_file_atomically(left, left_bytes);
     try {
-      write_pfm(left, frame.leftf);
-      write_pfm(right, frame.rightf);
-    } catch (const std::exception& e) {
-      const int error = errno;
-      std::error_code ignored;
-      std::filesystem::remove(left, ignored);
-      std::filesystem::remove(right, ignored);
-      throw RuntimeError(std::string(e.what()) + " (" + std::strerror(error) + ")");
+      write_file_atomically(right, right_bytes);
+    } catch (...) {
+      ::unlink(left.c_str());  // a frame is a pair: half of one is none
+      throw;
     }
-    std::error_code error;
-    bytes_ += static_cast<int64_t>(std::filesystem::file_size(left, error));
-    bytes_ += static_cast<int64_t>(std::filesystem::file_size(right, error));
+    bytes_ += static_cast<int64_t>(left_bytes.size() + right_bytes.size());
     ++frames_;
   }
   void finish() override {}
   void finish_after_error() noexcept override {}
+  int64_t frames_committed() const override { return frames_; }
+  bool has_file() const override { return frames_ > 0; }
   int64_t bytes_written() const override { return bytes_; }
   std::string describe() const override {
     return "float PFM pairs " + float_pair_frame_path(path_, "left", -1) + " | " +
@@ -285,6 +281,8 @@ class RawRecordingEncoder : public RecordingEncoder {
   void finish_after_error() noexcept override {
     if (chosen_) chosen_->finish_after_error();
   }
+  int64_t frames_committed() const override { return chosen_ ? chosen_->frames_committed() : 0; }
+  bool has_file() const override { return chosen_ && chosen_->has_file(); }
   int64_t bytes_written() const override { return chosen_ ? chosen_->bytes_written() : 0; }
   std::string describe() const override { return chosen_ ? chosen_->describe() : ""; }
   int stored_width() const override { return chosen_ ? chosen_->stored_width() : 0; }
@@ -355,23 +353,93 @@ std::string png_sequence_frame_path(const std::string& path, int64_t n) {
   return path.substr(0, path.size() - 4) + number + path.substr(path.size() - 4);
 }
 
-std::unique_ptr<RecordingEncoder> make_recording_encoder(const RecordingEncoderSettings& settings,
-                                                         NoticeSink notices) {
-  if (settings.format == RecordingFormat::Lossless16 && ends_with_png(settings.path)) {
-    return std::make_unique<PngSequenceEncoder>(settings);
+namespace {
+
+// Creates the folder `path` is in, with its parents.
+void create_parent_folders(const std::string& path) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error) {
+    throw RuntimeError("recording to " + path + ": cannot create the folder " + folder.string() +
+                       ": " + error.message());
   }
-  if (ends_with_png(settings.path)) {
+}
+
+// Whether `path` can be created or written, found by doing it (access() would not see a
+// read-only file system, or a name taken by a folder); a file made for the test is removed.
+void require_writable(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd >= 0) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    return;
+  }
+  const int created_error = errno;
+  if (created_error == EEXIST) {
+    const int existing = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (existing >= 0) {
+      ::close(existing);
+      return;
+    }
+    throw RuntimeError("cannot record to " + path + ": " + std::strerror(errno));
+  }
+  throw RuntimeError("cannot record to " + path + ": " + std::strerror(created_error));
+}
+
+void check_video(const RecordingEncoderSettings& settings, bool gray16) {
+  VideoWriterSettings video;
+  video.path = settings.path;
+  video.codec = settings.codec.empty() ? default_codec_for(gray16) : settings.codec;
+  video.frames_per_second = settings.frames_per_second;
+  video.gray16 = gray16;
+  const bool known_container = av_guess_format(nullptr, settings.path.c_str(), nullptr) != nullptr;
+  if (settings.format == RecordingFormat::Lossless16 && settings.codec.empty() && known_container &&
+      !container_holds(settings.path, video.codec)) {
+    throw RuntimeError("recording to " + settings.path + ": lossless16 is stored as FFV1, which " +
+                       "this container cannot hold; name the file .mkv (or .png for a 16-bit PNG " +
+                       "sequence)");
+  }
+  check_video_writer_settings(video);
+}
+
+}  // namespace
+
+void check_recording_destination(const RecordingEncoderSettings& settings) {
+  const bool png = ends_with_png(settings.path);
+  const bool pfm = has_extension(settings.path, ".pfm");
+  if (png && settings.format != RecordingFormat::Lossless16) {
     throw RuntimeError("recording: only lossless16 can be written as a PNG sequence; give " +
                        std::string(recording_format_name(settings.format)) +
                        " a video file name (.mp4, .mkv, .avi)");
   }
-  if (settings.format == RecordingFormat::Raw) {
-    return std::make_unique<RawRecordingEncoder>(settings, std::move(notices));
-  }
-  if (has_extension(settings.path, ".pfm")) {
+  if (pfm && settings.format != RecordingFormat::Raw) {
     throw RuntimeError("recording: a .pfm name holds only raw recordings of float sources; give " +
                        std::string(recording_format_name(settings.format)) +
                        " a video file name (.mp4, .mkv, .avi)");
+  }
+  // A raw recording's depth (and so its codec) is known only at its first frame; its 8-bit
+  // video is checked here, a 16-bit source's FFV1 in Matroska always works.
+  if (!png && !pfm) check_video(settings, settings.format == RecordingFormat::Lossless16);
+  create_parent_folders(settings.path);
+  if (png || pfm) {
+    require_writable(png ? png_sequence_frame_path(settings.path, 0)
+                         : float_pair_frame_path(settings.path, "left", 0));
+  } else {
+    require_writable(settings.path);
+  }
+  require_writable(sidecar_path_for(settings.path));
+}
+
+std::unique_ptr<RecordingEncoder> make_recording_encoder(const RecordingEncoderSettings& settings,
+                                                         NoticeSink notices) {
+  check_recording_destination(settings);
+  if (settings.format == RecordingFormat::Lossless16 && ends_with_png(settings.path)) {
+    return std::make_unique<PngSequenceEncoder>(settings);
+  }
+  if (settings.format == RecordingFormat::Raw) {
+    return std::make_unique<RawRecordingEncoder>(settings, std::move(notices));
   }
   return std::make_unique<VideoRecordingEncoder>(settings, std::move(notices),
                                                  settings.format == RecordingFormat::Lossless16);

@@ -2,10 +2,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "src/core/colorize.h"
 #include "src/core/image.h"
+#include "src/core/stereo_params.h"
 #include "src/io/disparity_u16_encoding.h"
 #include "src/io/notice_sink.h"
 #include "src/io/recording_format.h"
@@ -20,6 +22,10 @@ namespace sv {
 struct RecordingFrame {
   int64_t index = 0;         // the source's frame number
   double timestamp_s = 0.0;  // the source's time stamp
+  // What the frame was computed with, when it may differ from what the recording started with
+  // (the viewer changes parameters live); the sidecar lists each change at its frame.
+  std::optional<StereoParams> params;
+  std::string engine;  // empty: the recording's engine
   ImageRgb8 left;
   ImageRgb8 right;
   ImageF32 disparity;
@@ -48,6 +54,12 @@ class RecordingEncoder {
   virtual void write(const RecordingFrame& frame) = 0;
   virtual void finish() = 0;
   virtual void finish_after_error() noexcept = 0;
+  // The frames wholly on disk, in order: exactly what a decoder (or an image reader) gets back,
+  // also after a failure. An encoder may commit a frame later than its write() (none here do).
+  virtual int64_t frames_committed() const = 0;
+  // Whether the recording exists on disk (false before the first frame, or when it could not be
+  // created).
+  virtual bool has_file() const = 0;
   virtual int64_t bytes_written() const = 0;
   // e.g. "libx264 in mp4, 640x480"; empty before the first frame.
   virtual std::string describe() const = 0;
@@ -70,8 +82,8 @@ class RecordingEncoder {
 
 // The encoder for settings.format: FFmpeg video for everything, except Lossless16 to a path
 // ending in .png, which writes a 16-bit PNG sequence (path "d.png" gives d_000000.png,
-// d_000001.png, ...). `notices` hears about
-// fallbacks (no H.264 encoder). Throws RuntimeError for a codec this build lacks.
+// d_000001.png, ...); each PNG (and PFM) file appears whole or not at all. `notices` hears about
+// fallbacks (no H.264 encoder). Checks the settings first (check_recording_destination).
 //
 // Raw keeps the source's depth, decided by the first frame:
 //   8-bit   the views side by side in the settings' codec (H.264 by default), replayed by --sbs;
@@ -85,6 +97,13 @@ class RecordingEncoder {
 // A .pfm name takes only float sources (RuntimeError at the first frame otherwise).
 std::unique_ptr<RecordingEncoder> make_recording_encoder(const RecordingEncoderSettings& settings,
                                                          NoticeSink notices = {});
+
+// Everything about a recording that can be known before its first frame, so a bad choice fails
+// at once rather than after the first frame was computed: the format against the file name
+// (.png only for lossless16, .pfm only for raw), the codec (in this build, in the container,
+// storing the format's samples, opening at a probe size), the folder (created with its parents)
+// and that the recording and its sidecar can be created there. RuntimeError with the reason.
+void check_recording_destination(const RecordingEncoderSettings& settings);
 
 // The file name of frame `n` of a PNG sequence recording named `path` (see above).
 std::string png_sequence_frame_path(const std::string& path, int64_t n);

@@ -1,15 +1,49 @@
 #include "src/io/recording_sidecar.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
+#include <csignal>
 #include <nlohmann/json.hpp>
 
-#include "src/core/error.h"
 #include "src/core/param_table.h"
+#include "src/io/atomic_file.h"
 
 namespace sv {
+
+std::string RecordingStop::text() const {
+  switch (reason) {
+    case Reason::EndOfSource:
+      return "end of source";
+    case Reason::FrameLimit:
+      return "frame limit";
+    case Reason::StoppedByUser:
+      return "stopped by the user";
+    case Reason::Interrupted:
+      return signal == SIGINT    ? "interrupted by SIGINT"
+             : signal == SIGTERM ? "interrupted by SIGTERM"
+                                 : "interrupted by signal " + std::to_string(signal);
+    case Reason::SourceError:
+      return "source error";
+    case Reason::ProcessingError:
+      return "processing error";
+    case Reason::RecordingError:
+      return "recording error";
+  }
+  return "stopped by the user";
+}
+
+bool RecordingStop::clean() const {
+  return reason != Reason::SourceError && reason != Reason::ProcessingError &&
+         reason != Reason::RecordingError;
+}
+
+std::vector<std::pair<std::string, std::string>> changed_parameters(const StereoParams& before,
+                                                                    const StereoParams& after) {
+  std::vector<std::pair<std::string, std::string>> changes;
+  for (const ParamDescriptor& d : param_table()) {
+    std::string value = d.get(after);
+    if (value != d.get(before)) changes.emplace_back(d.key, std::move(value));
+  }
+  return changes;
+}
 
 std::string sidecar_path_for(const std::string& recording_path) { return recording_path + ".json"; }
 
@@ -39,7 +73,8 @@ std::string sidecar_json(const RecordingSidecar& s) {
       {"fixed_point_scale", kDisparityScale},
       {"u16_offset", s.u16_encoding.offset},
       {"u16_invalid", 0},
-      {"u16_decoding", "disparity_px = (value - u16_offset) / fixed_point_scale; value 0 = invalid"},
+      {"u16_decoding",
+       "disparity_px = (value - u16_offset) / fixed_point_scale; value 0 = invalid"},
       {"colormap", s.colormap},
       {"color_range_px", {s.color_min, s.color_max}},
   };
@@ -62,33 +97,30 @@ std::string sidecar_json(const RecordingSidecar& s) {
   }
   doc["frame_count"] = s.frames.size();
   doc["frames"] = std::move(frames);
+  json changes = json::array();
+  for (const RecordingSidecar::ParameterChange& change : s.parameter_changes) {
+    json values = json::object();
+    for (const auto& [key, value] : change.values) values[key] = value;
+    json entry = {{"file_index", change.file_index},
+                  {"source_index", change.source_index},
+                  {"parameters", std::move(values)}};
+    if (!change.engine.empty()) entry["engine"] = change.engine;
+    changes.push_back(std::move(entry));
+  }
+  doc["parameter_changes"] = std::move(changes);
   doc["dropped_frames"] = s.dropped_frames;
   doc["clamped_pixels"] = s.clamped_pixels;
-  doc["complete"] = s.complete;
-  doc["error"] = s.error;
+  // "finished": the program closed the file; false in the sidecar a running recording keeps up
+  // to date, so a killed process leaves it false. "complete": finished without an error.
+  doc["finished"] = s.stop.has_value();
+  doc["stop_reason"] = s.stop ? json(s.stop->text()) : json(nullptr);
+  doc["complete"] = s.stop && s.stop->clean();
+  doc["error"] = s.stop ? s.stop->message : "";
   return doc.dump(2) + "\n";
 }
 
 void write_sidecar(const std::string& path, const RecordingSidecar& sidecar) {
-  const std::string text = sidecar_json(sidecar);
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw RuntimeError("cannot write " + path + ": " + std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) {
-      const int error = errno;
-      out.close();
-      std::remove(temp.c_str());
-      throw RuntimeError("cannot write " + path + ": " + std::strerror(error));
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temp.c_str());
-    throw RuntimeError("cannot write " + path + ": " + std::strerror(error));
-  }
+  write_file_atomically(path, sidecar_json(sidecar));
 }
 
 }  // namespace sv

@@ -15,6 +15,25 @@ struct ProcessResult {
 // and returns its exit code and what it printed on stdout and stderr.
 ProcessResult run_stereoview(const std::vector<std::string>& args);
 
+// What run_stereoview_controlled does to the process besides running it.
+struct ProcessControl {
+  long long file_size_limit = -1;  // RLIMIT_FSIZE of the process, in bytes; -1: none
+  // Sent once the file `signal_when_exists` exists and `signal_delay_s` more have passed; a
+  // second signal (the same, or `second_signal`) follows `second_signal_delay_s` after the first.
+  int signal = 0;
+  std::string signal_when_exists;
+  double signal_delay_s = 0.0;
+  int second_signal = 0;
+  double second_signal_delay_s = 0.0;
+  double timeout_s = 60.0;  // then SIGKILL (exit code 137)
+};
+
+// Like run_stereoview, but started by fork and exec so the test controls the process: a file
+// size limit set in it (its signal dispositions left as they are, SIGXFSZ killing by default),
+// signals sent to it. The exit code is 128 + signal when a signal ended it.
+ProcessResult run_stereoview_controlled(const std::vector<std::string>& args,
+                                        const ProcessControl& control);
+
 // A fresh empty folder under the test temp dir.
 std::string make_temp_dir(const std::string& name);
 

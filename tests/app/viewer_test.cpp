@@ -32,6 +32,7 @@
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/image_formats.h"
+#include "src/core/param_table.h"
 #include "src/core/synthetic_scene.h"
 #include "src/io/png_io.h"
 #include "src/io/recording_encoder.h"
@@ -944,6 +945,108 @@ TEST_F(ViewerTest, TheEngineBoxShowsTheEngineRunningAfterASwitch) {
   const std::string line = run.out.substr(at, run.out.find('\n', at) - at);
   if (line.find("engine box cuda, running cuda") == 0) return;  // a machine with a CUDA device
   EXPECT_EQ(line.find("engine box cpu, running cpu, cuda refused: "), 0u) << line;
+}
+
+// Issues 24 and 17: SIGINT closes the viewer as Q would: a running recording is finished, its
+// sidecar says how it ended, and the exit code is 130. A parameter changed while recording is
+// listed at the very frame from which the recorded disparities are those of the new value.
+TEST_F(ViewerTest, SigintFinishesARecordingThatListsItsParameterChange) {
+  const std::string file = path("sigint") + "/d.png";
+  const std::string sidecar_path = file + ".json";
+  const std::string script = write_file(
+      "sigint.script", "at frame 1 record lossless16 " + file + "\nat frame 4 set p2 = 200\n");
+  // Runs until the signal, sent once the recording has gone on past the change. Started
+  // directly (a shell would start it with SIGINT ignored, as it does its background jobs).
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("DISPLAY", server_->display().c_str(), 1);
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+    const int in = open("/dev/null", O_RDONLY);
+    const int out = open(path("out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(path("err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    execl(STEREOVIEW_VIEWER_BINARY, STEREOVIEW_VIEWER_BINARY, "--width", "160", "--height", "120",
+          "--window-size", "800x600", "--engine", "cpu", "--script", script.c_str(), nullptr);
+    _exit(127);
+  }
+  for (int waited = 0; waited < 300 && !exists(sidecar_path); ++waited) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  kill(pid, SIGINT);
+  int status = 0;
+  for (int waited = 0; waited < 300 && waitpid(pid, &status, WNOHANG) == 0; ++waited) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (waitpid(pid, &status, WNOHANG) == 0) {  // still running: a hang
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const std::string err = read_all(path("err"));
+  ASSERT_EQ(exit_code, 130) << err;
+  EXPECT_NE(err.find("interrupted by SIGINT)"), std::string::npos) << err;
+
+  const std::string text = read_all(sidecar_path);
+  const auto number_after = [&](const std::string& key, size_t from = 0) -> long long {
+    const size_t at = text.find("\"" + key + "\":", from);
+    return at == std::string::npos ? -1 : std::atoll(text.c_str() + text.find(':', at) + 1);
+  };
+  EXPECT_NE(text.find("\"finished\": true"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"stop_reason\": \"interrupted by SIGINT\""), std::string::npos) << text;
+  const long long frames = number_after("frame_count");
+  ASSERT_GT(frames, 3) << text;
+  EXPECT_TRUE(std::filesystem::exists(png_sequence_frame_path(file, frames - 1)));
+  EXPECT_FALSE(std::filesystem::exists(png_sequence_frame_path(file, frames)));
+
+  // The change: "parameter_changes": [{"file_index": K, "parameters": {"p2": "200"}, ...}].
+  const size_t changes = text.find("\"parameter_changes\":");
+  ASSERT_NE(changes, std::string::npos) << text;
+  const long long changed_at = number_after("file_index", changes);
+  ASSERT_GT(changed_at, 0) << text;
+  ASSERT_LT(changed_at, frames) << text;
+  EXPECT_NE(text.find("\"p2\": \"200\"", changes), std::string::npos) << text;
+
+  // The frames on either side of it hold the disparities of the old and of the new p2.
+  StereoParams params;  // the recording's first parameters, "key": "value" in "parameters"
+  const size_t listed = text.find("\"parameters\":");
+  for (const ParamDescriptor& d : param_table()) {
+    const size_t at = text.find("\"" + d.key + "\": \"", listed);
+    const size_t begin = text.find(": \"", at) + 3;
+    d.set(params, text.substr(begin, text.find('"', begin) - begin));
+  }
+  const long long offset = number_after("u16_offset");
+  const auto source_index_of = [&](long long file_index) {
+    size_t at = text.find("\"frames\":");
+    for (long long i = 0; i <= file_index; ++i) at = text.find("\"source_index\":", at + 1);
+    return std::atoll(text.c_str() + text.find(':', at) + 1);
+  };
+  const auto recorded_matches = [&](long long file_index, int p2) {
+    SyntheticSceneConfig config;
+    config.width = 160;
+    config.height = 120;
+    config.max_disparity = kSceneDisparity;
+    const SyntheticFrame scene =
+        SyntheticScene(config).render(static_cast<int>(source_index_of(file_index)));
+    StereoParams with = params;
+    with.p2 = p2;
+    const DisparityResult result =
+        CpuEngine().compute(to_gray(scene.left), to_gray(scene.right), with);
+    const ImageU16 values = read_image_u16(png_sequence_frame_path(file, file_index));
+    for (size_t i = 0; i < values.size(); ++i) {
+      const int16_t fixed = result.disparity_fixed.data()[i];
+      const int expected = fixed == kInvalidFixedDisparity ? 0 : fixed + offset;
+      if (values.data()[i] != expected) return false;
+    }
+    return true;
+  };
+  const int old_p2 = StereoParams().p2;
+  EXPECT_TRUE(recorded_matches(changed_at - 1, old_p2)) << "file frame " << changed_at - 1;
+  EXPECT_FALSE(recorded_matches(changed_at - 1, 200)) << "file frame " << changed_at - 1;
+  EXPECT_TRUE(recorded_matches(changed_at, 200)) << "file frame " << changed_at;
+  EXPECT_FALSE(recorded_matches(changed_at, old_p2)) << "file frame " << changed_at;
 }
 
 TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {

@@ -3,6 +3,7 @@
 // options exit with a reason.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -83,11 +84,15 @@ TEST(RecordCli, BadRecordingOptionsExitWithAReason) {
   EXPECT_EQ(orphan.exit_code, 2);
   EXPECT_NE(orphan.err.find("need --record FILE"), std::string::npos);
 
-  const auto unwritable = test::run_stereoview({"--headless", "--engine", "cpu", "--size", "64x48",
-                                                "--disparities", "16", "--frames", "2", "--record",
-                                                "/nonexistent-folder/x.mp4"});
+  // A folder cannot be made under a file (and root may write anywhere else).
+  const std::string blocked = test::fresh_dir("blocked");
+  std::ofstream(blocked + "/file") << "not a folder";
+  const auto unwritable =
+      test::run_stereoview({"--headless", "--engine", "cpu", "--size", "64x48", "--disparities",
+                            "16", "--frames", "2", "--record", blocked + "/file/x.mp4"});
   EXPECT_EQ(unwritable.exit_code, 1);
-  EXPECT_NE(unwritable.err.find("error: recording stopped: cannot record to /nonexistent-folder/x.mp4"),
+  EXPECT_NE(unwritable.err.find("error: recording to " + blocked +
+                                "/file/x.mp4: cannot create the folder"),
             std::string::npos)
       << unwritable.err;
   const auto codec = test::run_stereoview({"--headless", "--engine", "cpu", "--size", "64x48",
@@ -96,6 +101,68 @@ TEST(RecordCli, BadRecordingOptionsExitWithAReason) {
                                            "ffv1"});
   EXPECT_EQ(codec.exit_code, 1);
   EXPECT_NE(codec.err.find("cannot hold ffv1"), std::string::npos) << codec.err;
+}
+
+// Issue 17: the README's own commands record into folders that do not exist yet.
+TEST(RecordCli, RecordingIntoAMissingFolderCreatesIt) {
+  const std::string dir = test::fresh_dir("missing_folder");
+  const auto run =
+      test::run_stereoview({"--headless", "--engine", "cpu", "--size", "64x48", "--disparities",
+                            "16", "--frames", "3", "--record", dir + "/out/synthetic.mp4"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  FfmpegVideoReader reader(dir + "/out/synthetic.mp4", FfmpegVideoReader::Pixels::Rgb8);
+  int frames = 0;
+  while (reader.read()) ++frames;
+  EXPECT_EQ(frames, 3);
+}
+
+// Issue 17: a recording that cannot work is refused before the first frame is computed (here the
+// first frame cannot even be read, so a check made at it would report the source instead), and
+// leaves neither a file nor a sidecar claiming one.
+TEST(RecordCli, ARecordingThatCannotWorkIsRefusedBeforeTheFirstFrame) {
+  const std::string dir = test::fresh_dir("refused_early");
+  std::ofstream(dir + "/left_000.png") << "not a PNG";
+  std::ofstream(dir + "/right_000.png") << "not a PNG";
+  std::ofstream(dir + "/blocker") << "a file, so no folder can be made here";
+  const auto refused = [&](const std::vector<std::string>& record_flags) {
+    std::vector<std::string> args = {
+        "--headless",           "--engine", "cpu", "--left", dir + "/left_%03d.png", "--right",
+        dir + "/right_%03d.png"};
+    args.insert(args.end(), record_flags.begin(), record_flags.end());
+    const auto run = test::run_stereoview(args);
+    EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+    EXPECT_EQ(run.err.find("left_000.png"), std::string::npos) << "checked too late: " << run.err;
+    return run.err;
+  };
+  EXPECT_NE(
+      refused({"--record", dir + "/x.mp4", "--record-format", "lossless16"})
+          .find(
+              "lossless16 is stored as FFV1, which this container cannot hold; name the file .mkv"),
+      std::string::npos);
+  EXPECT_NE(refused({"--record", dir + "/x.mkv", "--record-codec", "no-such-codec"})
+                .find("no video encoder"),
+            std::string::npos);
+  EXPECT_NE(refused({"--record", dir + "/x.png"})
+                .find("only lossless16 can be written as a PNG sequence"),
+            std::string::npos);
+  EXPECT_NE(refused({"--record", dir + "/blocker/x.mkv"}).find("cannot create the folder"),
+            std::string::npos);
+  for (const char* name : {"x.mp4", "x.mp4.json", "x.mkv", "x.mkv.json", "x.png.json"}) {
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + name)) << name << " left behind";
+  }
+}
+
+// Issue 24: the codec the program's own hint offers works from the command line.
+TEST(RecordCli, MjpegRecordsAFileThatDecodes) {
+  const std::string dir = test::fresh_dir("mjpeg");
+  const auto run = test::run_stereoview({"--headless", "--engine", "cpu", "--size", "64x48",
+                                         "--disparities", "16", "--frames", "4", "--record",
+                                         dir + "/m.avi", "--record-codec", "mjpeg"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  FfmpegVideoReader reader(dir + "/m.avi", FfmpegVideoReader::Pixels::Rgb8);
+  int frames = 0;
+  while (reader.read()) ++frames;
+  EXPECT_EQ(frames, 4);
 }
 
 }  // namespace

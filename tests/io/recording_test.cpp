@@ -25,6 +25,7 @@
 #include "src/io/png_io.h"
 #include "src/io/point_cloud_ply.h"
 #include "src/io/recording_encoder.h"
+#include "src/io/recording_sidecar.h"
 #include "tests/io/io_test_support.h"
 
 namespace sv {
@@ -266,20 +267,194 @@ TEST(Recording, AFullQueueDropsAndCountsFramesInsteadOfWaiting) {
             static_cast<size_t>(status.frames_written));
 }
 
-TEST(Recording, AnUnknownCodecOrUnwritableFolderIsAClearError) {
+TEST(Recording, AnUnknownCodecOrUnwritableFolderIsRefusedBeforeTheFirstFrame) {
   try {
     Recorder recorder(settings_for(test::fresh_dir("codec") + "/c.mp4", "color", "no-such-codec"));
     FAIL() << "expected an error";
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("no video encoder \"no-such-codec\""), std::string::npos);
   }
-  Recorder recorder(settings_for("/nonexistent-folder/c.mp4", "color"));
-  recorder.submit_waiting(recording_frame(computed_frames()[0]));  // the file opens here and fails
-  recorder.submit_waiting(recording_frame(computed_frames()[1]));
-  const RecorderStatus status = recorder.stop();
-  EXPECT_NE(status.error.find("cannot record to /nonexistent-folder/c.mp4"), std::string::npos)
-      << status.error;
-  EXPECT_EQ(status.frames_written, 0);
+  // A folder cannot be made under a file (and root may write anywhere else).
+  const std::string dir = test::fresh_dir("unwritable");
+  std::ofstream(dir + "/file") << "not a folder";
+  try {
+    Recorder recorder(settings_for(dir + "/file/c.mp4", "color"));
+    FAIL() << "expected an error";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("recording to " + dir + "/file/c.mp4: cannot create the folder"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
+// Issue 17: what can be known before the first frame is checked when the recording is made,
+// and the folders of the file are created.
+TEST(Recording, FoldersAreCreatedAndImpossibleChoicesRefusedWhenTheRecordingIsMade) {
+  const std::string dir = test::fresh_dir("early");
+  {
+    Recorder recorder(settings_for(dir + "/out/sub/d.mkv", "lossless16"));
+    EXPECT_TRUE(std::filesystem::is_directory(dir + "/out/sub")) << "made before any frame";
+  }
+  const auto refused = [&](const std::string& file, const std::string& format,
+                           const std::string& codec) {
+    try {
+      Recorder recorder(settings_for(dir + "/" + file, format, codec));
+    } catch (const RuntimeError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refused("x.mp4", "lossless16", "")
+                .find("lossless16 is stored as FFV1, which this container "
+                      "cannot hold; name the file .mkv"),
+            std::string::npos);
+  EXPECT_NE(
+      refused("x.mkv", "lossless16", "libx264").find("libx264 cannot store 16-bit gray frames"),
+      std::string::npos);
+  EXPECT_NE(refused("x.png", "color", "").find("only lossless16 can be written as a PNG sequence"),
+            std::string::npos);
+  EXPECT_NE(refused("x.pfm", "side-by-side", "").find("a .pfm name holds only raw recordings"),
+            std::string::npos);
+  EXPECT_NE(refused("x.mp4", "color", "ffv1").find("the mp4 container cannot hold ffv1"),
+            std::string::npos);
+  EXPECT_NE(refused("x.xyz", "color", "").find("no container for this file name's extension"),
+            std::string::npos);
+  for (const char* name : {"x.mp4", "x.mp4.json", "x.mkv", "x.mkv.json", "x.png.json"}) {
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + name)) << name << " left behind";
+  }
+}
+
+// Issue 17: an encoder that refuses to open (MPEG-4 cannot code a time base of 1/100000 s) is a
+// clear error when the recording is made, and leaves nothing behind; run under the sanitizer build
+// this early exit, like the others here, must leak nothing.
+TEST(Recording, AnEncoderThatRefusesToOpenIsAClearErrorWhenTheRecordingIsMade) {
+  const std::string dir = test::fresh_dir("refused");
+  RecorderSettings settings = settings_for(dir + "/c.mp4", "color", "mpeg4");
+  settings.encoder.frames_per_second = 100000;
+  try {
+    Recorder recorder(settings);
+    FAIL() << "expected an error";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("recording to " + dir + "/c.mp4: mpeg4 refused 64x48 yuv420p"),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+}
+
+// Issue 17: a recording that never came to exist leaves no sidecar claiming one.
+TEST(Recording, ARecordingWithoutAFileLeavesNoSidecar) {
+  const std::string dir = test::fresh_dir("no_file");
+  {
+    Recorder recorder(settings_for(dir + "/c.mp4", "color"));
+    EXPECT_EQ(recorder.stop().sidecar_written, false);  // stopped before any frame
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/c.mp4.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/c.mp4"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/c.mp4.json.reserve"));
+}
+
+// Issue 24: every codec the program's own hint names records a file that decodes back.
+TEST(Recording, EveryCodecTheHintNamesRecordsAndDecodesBack) {
+  std::string hint;
+  try {
+    Recorder recorder(settings_for(test::fresh_dir("hint") + "/c.mp4", "color", "no-such-codec"));
+  } catch (const RuntimeError& e) {
+    hint = e.what();
+  }
+  const size_t open = hint.find("(try ");
+  ASSERT_NE(open, std::string::npos) << hint;
+  std::vector<std::string> codecs;
+  std::string list = hint.substr(open + 5, hint.find(')', open) - open - 5);
+  for (size_t at; (at = list.find(" or ")) != std::string::npos;) list.replace(at, 4, ", ");
+  for (size_t start = 0; start < list.size();) {
+    const size_t comma = std::min(list.find(", ", start), list.size());
+    codecs.push_back(list.substr(start, comma - start));
+    start = comma + 2;
+  }
+  ASSERT_GE(codecs.size(), 4u) << hint;
+  for (const std::string& codec : codecs) {
+    const std::string dir = test::fresh_dir("codec_" + codec);
+    const std::string file = dir + (codec == "ffv1" ? "/c.mkv" : "/c.avi");
+    const RecorderStatus status = record(settings_for(file, "color", codec), 6);
+    ASSERT_EQ(status.error, "") << codec;
+    const auto frames = decode_all(file, FfmpegVideoReader::Pixels::Rgb8);
+    ASSERT_EQ(frames.size(), 6u) << codec;
+    for (int i = 0; i < 6; ++i) {
+      const ImageRgb8 expected =
+          colorize_disparity(computed_frames()[i].result.disparity, 0.0f, 23.0f);
+      EXPECT_LT(mean_abs_difference(frames[i].rgb, expected), kCodecTolerance)
+          << codec << " frame " << i;
+    }
+  }
+}
+
+// Issue 17: parameters changed while recording are listed with the frame they took effect at.
+TEST(Recording, TheSidecarListsEveryParameterChangeAtItsFrame) {
+  const std::string dir = test::fresh_dir("changes");
+  RecorderSettings settings = settings_for(dir + "/d.mkv", "lossless16");
+  settings.params.p2 = 10;  // what was set when recording started; the first frame says 40
+  StereoParams first = test_params();
+  StereoParams later = first;
+  later.p2 = 80;
+  StereoParams last = later;
+  last.uniqueness = 7;
+  Recorder recorder(settings);
+  for (int i = 0; i < 8; ++i) {
+    RecordingFrame frame = recording_frame(computed_frames()[i]);
+    frame.index = 100 + i;
+    frame.params = i < 3 ? first : i < 6 ? later : last;
+    frame.engine = i < 5 ? "cpu" : "cuda";
+    ASSERT_TRUE(recorder.submit_waiting(std::move(frame)));
+  }
+  ASSERT_EQ(recorder.stop().error, "");
+  const nlohmann::json doc = read_json(dir + "/d.mkv.json");
+  EXPECT_EQ(doc["parameters"]["p2"], std::to_string(first.p2));
+  EXPECT_EQ(doc["engine"], "cpu");
+  const nlohmann::json& changes = doc["parameter_changes"];
+  ASSERT_EQ(changes.size(), 3u) << changes.dump(2);
+  EXPECT_EQ(changes[0]["file_index"], 3);
+  EXPECT_EQ(changes[0]["source_index"], 103);
+  EXPECT_EQ(changes[0]["parameters"], nlohmann::json({{"p2", "80"}}));
+  EXPECT_FALSE(changes[0].contains("engine"));
+  EXPECT_EQ(changes[1]["file_index"], 5);
+  EXPECT_EQ(changes[1]["parameters"], nlohmann::json::object());
+  EXPECT_EQ(changes[1]["engine"], "cuda");
+  EXPECT_EQ(changes[2]["file_index"], 6);
+  EXPECT_EQ(changes[2]["parameters"], nlohmann::json({{"uniqueness", "7"}}));
+}
+
+// Issue 24: the sidecar says why the recording ended, and only a clean end is "complete".
+TEST(Recording, TheSidecarSaysHowTheRecordingEnded) {
+  using Reason = RecordingStop::Reason;
+  const struct {
+    RecordingStop stop;
+    const char* text;
+    bool complete;
+  } cases[] = {
+      {{Reason::EndOfSource, 0, ""}, "end of source", true},
+      {{Reason::FrameLimit, 0, ""}, "frame limit", true},
+      {{Reason::StoppedByUser, 0, ""}, "stopped by the user", true},
+      {{Reason::Interrupted, SIGINT, ""}, "interrupted by SIGINT", true},
+      {{Reason::Interrupted, SIGTERM, ""}, "interrupted by SIGTERM", true},
+      {{Reason::SourceError, 0, "cannot read image 'x.png'"}, "source error", false},
+      {{Reason::ProcessingError, 0, "cannot write out/d.pfm"}, "processing error", false},
+  };
+  for (const auto& c : cases) {
+    const std::string dir = test::fresh_dir("ended");
+    Recorder recorder(settings_for(dir + "/d.mkv", "lossless16"));
+    ASSERT_TRUE(recorder.submit_waiting(recording_frame(computed_frames()[0])));
+    const RecorderStatus status = recorder.stop(c.stop);
+    EXPECT_EQ(status.stop_reason, c.text);
+    const nlohmann::json doc = read_json(dir + "/d.mkv.json");
+    EXPECT_EQ(doc["finished"], true);
+    EXPECT_EQ(doc["stop_reason"], c.text);
+    EXPECT_EQ(doc["complete"], c.complete) << c.text;
+    EXPECT_EQ(doc["error"], c.stop.message);
+    EXPECT_EQ(doc["frame_count"], 1);
+  }
 }
 
 // Runs a recording in a child process whose files may not grow past `limit` bytes (SIGXFSZ
