@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 #include "src/core/algorithm_registry.h"
 #include "src/core/colorize.h"
 #include "src/core/error.h"
+#include "src/core/input_file.h"
 #include "src/core/param_table.h"
 #include "src/core/stereo_params.h"
 
@@ -222,11 +222,7 @@ std::vector<ScriptEvent> parse_param_script(const std::string& text, const std::
 }
 
 std::vector<ScriptEvent> load_param_script(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw InputError("script " + path + ": cannot be read (missing or not readable)");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_param_script(text.str(), path);
+  return parse_param_script(read_small_file(path, "script", kMaxScriptFileBytes), path);
 }
 
 ScriptPlayer::ScriptPlayer(std::vector<ScriptEvent> events)

@@ -7,7 +7,8 @@
 namespace sv {
 
 // File formats that need no external library, so the core-only build (GPU machine) has them.
-// All readers throw InputError naming the file and the problem; writers throw RuntimeError.
+// All readers throw InputError naming the file and the problem (a FIFO, device or folder is
+// refused unopened, input_file.h); writers throw RuntimeError.
 
 // PFM (Portable Float Map): single-channel "Pf" read and written; rows stored bottom-up as the
 // format requires; little-endian written (negative scale), both endiannesses read. Three-channel

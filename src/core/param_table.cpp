@@ -7,6 +7,7 @@
 
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
+#include "src/core/input_file.h"
 
 namespace sv {
 namespace {
@@ -315,11 +316,7 @@ StereoParams parse_preset_text(const std::string& text, const StereoParams& defa
 }
 
 StereoParams load_preset_file(const std::string& path, const StereoParams& defaults) {
-  std::ifstream file(path);
-  if (!file) throw InputError("cannot open preset file \"" + path + "\"");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_preset_text(text.str(), defaults, path);
+  return parse_preset_text(read_small_file(path, "preset file", kMaxPresetFileBytes), defaults, path);
 }
 
 void save_preset_file(const std::string& path, const StereoParams& params) {

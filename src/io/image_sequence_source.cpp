@@ -6,6 +6,7 @@
 
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
+#include "src/core/input_file.h"
 #include "src/io/png_io.h"
 
 namespace sv {
@@ -154,7 +155,10 @@ std::vector<std::string> list_image_sequence(const std::string& spec) {
   if (const auto pattern = parse_pattern(name, spec)) return list_pattern(spec, *pattern);
   std::error_code ec;
   if (fs::is_directory(spec, ec)) return list_folder(spec);
-  if (fs::is_regular_file(spec, ec)) return {spec};
+  if (fs::exists(spec, ec)) {
+    require_regular_file(spec, "image");  // a FIFO or device would block or never end
+    return {spec};
+  }
   throw InputError("cannot read '" + spec + "': no such file or folder");
 }
 

@@ -5,21 +5,26 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "src/core/byte_count.h"
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
+#include "src/core/input_file.h"
 
 namespace sv {
 
 namespace {
 
+// The largest image file read: 2^28 pixels (the core readers' limit) of four float channels,
+// uncompressed, with room for metadata. OpenCV would read a larger file whole before refusing.
+constexpr uint64_t kMaxImageFileBytes = (uint64_t{1} << 32) + (uint64_t{1} << 24);
+
 // Decodes `path` with `flags`, turning every failure into an InputError that names the file.
 cv::Mat read_with_opencv(const std::string& path, int flags) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw InputError("cannot read image '" + path + "': no such file");
-  }
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError("cannot read image '" + path + "': not a regular file");
+  const uint64_t size = require_regular_file(path, "image");
+  if (size > kMaxImageFileBytes) {
+    throw InputError("cannot read image '" + path + "': it holds " + format_bytes(size) +
+                     ", more than any image file it could decode (" +
+                     format_bytes(kMaxImageFileBytes) + ")");
   }
   cv::Mat mat;
   try {

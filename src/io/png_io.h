@@ -7,8 +7,8 @@
 namespace sv {
 
 // Image files through OpenCV: anything imread decodes (PNG, JPEG, PPM/PGM, BMP, TIFF...).
-// Readers throw InputError naming the file (missing, undecodable, wrong kind); writers throw
-// RuntimeError naming the file.
+// Readers throw InputError naming the file (missing, not a regular file, larger than any image,
+// undecodable, wrong kind); writers throw RuntimeError naming the file.
 
 // Colour as sRGB; gray files are replicated into r, g, b; alpha is dropped; 16-bit files are
 // reduced to 8 bits by OpenCV (value / 256).

@@ -1,10 +1,11 @@
 #include "src/io/stereo_calibration.h"
 
 #include <cmath>
-#include <filesystem>
 #include <opencv2/core.hpp>
 
+#include "src/core/byte_count.h"
 #include "src/core/error.h"
+#include "src/core/input_file.h"
 
 namespace sv {
 namespace {
@@ -126,9 +127,12 @@ void scale_q(Matrix4& Q, double s) {
 }  // namespace
 
 StereoCalibration load_stereo_calibration(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError("cannot read calibration '" + path + "': no such file");
+  // FileStorage parses the whole file in memory; a calibration is a few matrices (a few KiB).
+  constexpr uint64_t kMaxCalibrationBytes = uint64_t{16} << 20;
+  const uint64_t size = require_regular_file(path, "calibration");
+  if (size > kMaxCalibrationBytes) {
+    throw InputError("cannot read calibration '" + path + "': it holds " + format_bytes(size) +
+                     ", more than the " + format_bytes(kMaxCalibrationBytes) + " a calibration can have");
   }
   cv::FileStorage fs;
   try {

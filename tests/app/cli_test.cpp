@@ -2,6 +2,10 @@
 
 #include <cmath>
 #include <fstream>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 #include "src/core/disparity.h"
 #include "src/core/image_formats.h"
@@ -98,6 +102,33 @@ TEST(Cli, MissingFileIsARuntimeErrorNamingIt) {
                                  "/nonexistent/r.png"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "/nonexistent/l.png")) << r.err;
+}
+
+// A FIFO as an image, an image name linked to /dev/zero and --preset /dev/zero used never to
+// return; each is now refused at once with its reason (the time limit keeps the test from hanging).
+TEST(Cli, FifosDevicesAndFoldersAreRefusedNotWaitedFor) {
+  const std::string dir = make_temp_dir("cli_fifo");
+  ASSERT_EQ(mkfifo((dir + "/fifo.pgm").c_str(), 0600), 0);
+  ASSERT_EQ(symlink("/dev/zero", (dir + "/zero.pgm").c_str()), 0);
+  write_pgm(dir + "/r.pgm", ImageU8(40, 30, 100));
+  const struct {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"--left", dir + "/fifo.pgm", "--right", dir + "/r.pgm"}, "fifo.pgm': a FIFO (named pipe), not a regular file"},
+      {{"--left", dir + "/r.pgm", "--right", dir + "/zero.pgm"}, "zero.pgm': a character device, not a regular file"},
+      {{"--preset", "/dev/zero"}, "preset file '/dev/zero': a character device, not a regular file"},
+      {{"--preset", dir + "/fifo.pgm"}, "fifo.pgm': a FIFO (named pipe), not a regular file"},
+      {{"--preset", dir}, "cannot read preset file '" + dir + "': a folder, not a regular file"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"--headless", "--engine", "cpu", "--size", "64x48"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = run_stereoview(args, 30);
+    EXPECT_FALSE(r.timed_out) << c.args[1] << " was waited for";
+    EXPECT_EQ(r.exit_code, 1) << c.args[1];
+    EXPECT_TRUE(contains(r.err, c.message)) << r.err;
+  }
 }
 
 TEST(Cli, MismatchedImageSizesAreReported) {

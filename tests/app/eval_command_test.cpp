@@ -19,6 +19,7 @@
 #include "src/core/image_formats.h"
 #include "src/io/dataset_loader.h"
 #include "src/io/png_io.h"
+#include "tests/support/fifo_guard.h"
 
 namespace sv {
 namespace {
@@ -263,6 +264,25 @@ TEST(DatasetLoader, ReadsAMiddlebury2014Scene) {
   EXPECT_EQ(s.masks.nonocc.at(5, 1), 128);
   EXPECT_TRUE(s.masks.all.empty());
   EXPECT_TRUE(s.masks.disc.empty());
+}
+
+// calib.txt was read only when it was a regular file: a FIFO or a device there was skipped in
+// silence (and a FIFO could block); now anything by that name but a regular file is refused.
+TEST(DatasetLoader, ACalibrationThatIsNoRegularFileIsRefused) {
+  TempDir tmp;
+  const fs::path dir = tmp.sub("FifoCalib");
+  write_middlebury_2014(dir, 37);
+  fs::remove(dir / "calib.txt");
+  test::FifoGuard fifo((dir / "calib.txt").string());
+  std::string message = "(loaded)";
+  EXPECT_TRUE(fifo.returns_within(5.0, [&] {
+    try {
+      load_dataset(dir.string());
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+  })) << "load_dataset blocked on a FIFO";
+  EXPECT_TRUE(contains(message, "calib.txt': a FIFO (named pipe), not a regular file")) << message;
 }
 
 TEST(DatasetLoader, ReadsKittiFramesThatHaveTruth) {

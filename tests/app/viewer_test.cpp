@@ -694,6 +694,29 @@ TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
   EXPECT_NE(run.err.find("bad.script:1: unknown parameter \"p3\""), std::string::npos) << run.err;
 }
 
+// Issue 17: a FIFO as --script or --preset used to block the viewer before its window opened, and
+// a folder as --preset gave the defaults.
+TEST_F(ViewerTest, UnreadableScriptsAndPresetsAreUsageErrors) {
+  const std::string fifo = path("viewer.fifo");
+  unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const struct {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"--script", fifo}, "viewer.fifo': a FIFO (named pipe), not a regular file"},
+      {{"--preset", fifo}, "viewer.fifo': a FIFO (named pipe), not a regular file"},
+      {{"--preset", dir_}, "a folder, not a regular file"},
+      {{"--script", "/dev/zero"}, "'/dev/zero': a character device, not a regular file"},
+  };
+  for (const auto& c : cases) {
+    const ViewerRun run = run_viewer(c.args);
+    EXPECT_EQ(run.exit_code, 2) << c.args[0] << " " << c.args[1] << ": " << run.err;
+    EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
+  }
+  unlink(fifo.c_str());
+}
+
 TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
   const ViewerRun run = run_viewer({"--help"});
   EXPECT_EQ(run.exit_code, 0);

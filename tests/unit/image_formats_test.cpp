@@ -7,10 +7,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "src/core/error.h"
+#include "tests/support/fifo_guard.h"
 
 namespace sv {
 namespace {
@@ -233,6 +237,47 @@ TEST_F(ImageFormatsTest, MissingFileAndBadHeadersAreInputErrors) {
   write_bytes(path("header.pgm"), "P5\n4");
   EXPECT_NE(error_message([&] { read_pgm8(path("header.pgm")); }).find("truncated header"),
             std::string::npos);
+}
+
+// A FIFO named like an image used to block the reader (no writer) and a link to a device
+// such as /dev/zero never to end: every reader refuses what is not a regular file, unopened.
+TEST_F(ImageFormatsTest, ReadersRefuseFifosDevicesAndFolders) {
+  using Reader = std::function<void(const std::string&)>;
+  const std::vector<std::pair<std::string, Reader>> readers = {
+      {"pgm8", [](const std::string& p) { read_pgm8(p); }},
+      {"pgm16", [](const std::string& p) { read_pgm16(p); }},
+      {"ppm", [](const std::string& p) { read_ppm(p); }},
+      {"pfm", [](const std::string& p) { read_pfm(p); }}};
+  fs::create_symlink("/dev/null", path("device.pgm"));
+  fs::create_directory(path("folder.pgm"));
+  for (const auto& [name, read] : readers) {
+    EXPECT_EQ(error_message([&] { read(path("device.pgm")); }),
+              "cannot read image '" + path("device.pgm") + "': a character device, not a regular file")
+        << name;
+    EXPECT_EQ(error_message([&] { read(path("folder.pgm")); }),
+              "cannot read image '" + path("folder.pgm") + "': a folder, not a regular file")
+        << name;
+    test::FifoGuard fifo(path("fifo.pgm"));
+    std::string message;
+    EXPECT_TRUE(fifo.returns_within(5.0, [&] { message = error_message([&] { read(fifo.path()); }); }))
+        << name << " blocked on a FIFO";
+    EXPECT_EQ(message, "cannot read image '" + fifo.path() + "': a FIFO (named pipe), not a regular file")
+        << name;
+  }
+}
+
+TEST_F(ImageFormatsTest, HeaderLongerThanAnyRealOneIsRefused) {
+  write_bytes(path("comment.pgm"), "P5\n#" + std::string((1 << 20) + 10, 'c') + "\n1 1\n255\nx");
+  EXPECT_NE(error_message([&] { read_pgm8(path("comment.pgm")); }).find("header longer than"),
+            std::string::npos);
+}
+
+TEST_F(ImageFormatsTest, OnlyTheAnnouncedRasterIsRead) {
+  // Netpbm allows more images after the first; the reader takes the first and ignores the rest.
+  write_bytes(path("two.pgm"), "P5\n2 1\n255\n\x05\x06P5\n2 1\n255\n\x07\x08");
+  const ImageU8 image = read_pgm8(path("two.pgm"));
+  EXPECT_EQ(image.at(0, 0), 5);
+  EXPECT_EQ(image.at(1, 0), 6);
 }
 
 TEST_F(ImageFormatsTest, WritingIntoAMissingDirectoryIsARuntimeError) {

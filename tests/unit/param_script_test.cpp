@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "src/core/error.h"
+#include "tests/support/fifo_guard.h"
 
 namespace sv {
 namespace {
@@ -156,8 +158,28 @@ TEST(ParamScript, AMissingFileIsAClearError) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "script /nonexistent/dir/script.txt: cannot be read (missing or not readable)");
+              "cannot read script '/nonexistent/dir/script.txt': no such file");
   }
+}
+
+TEST(ParamScript, AScriptThatIsNoRegularFileIsRefusedUnopened) {
+  const auto message = [](const std::string& path) -> std::string {
+    try {
+      load_param_script(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(loaded)";
+  };
+  EXPECT_EQ(message("/dev/null"), "cannot read script '/dev/null': a character device, not a regular file");
+  const std::string dir = ::testing::TempDir() + "/param_script_dir";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(message(dir), "cannot read script '" + dir + "': a folder, not a regular file");
+  test::FifoGuard fifo(::testing::TempDir() + "/param_script.fifo");
+  std::string fifo_message;
+  EXPECT_TRUE(fifo.returns_within(5.0, [&] { fifo_message = message(fifo.path()); }))
+      << "load_param_script blocked on a FIFO";
+  EXPECT_EQ(fifo_message, "cannot read script '" + fifo.path() + "': a FIFO (named pipe), not a regular file");
 }
 
 TEST(ScriptPlayer, FiresEachEventOnceWhenItsTimeOrFrameComes) {

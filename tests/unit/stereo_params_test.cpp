@@ -1,9 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
 #include "src/core/stereo_params.h"
+#include "tests/support/fifo_guard.h"
 #include "tests/support/messages.h"
 
 namespace sv {
@@ -143,6 +149,46 @@ TEST(ParamTable, PresetFileRoundTripAndMissingFile) {
   save_preset_file(path, p);
   EXPECT_EQ(load_preset_file(path), p);
   EXPECT_THROW(load_preset_file(path + ".missing"), InputError);
+}
+
+// What a preset file must be: a folder or a device used to give the defaults silently (or hang).
+TEST(ParamTable, APresetThatIsNoRegularFileIsRefusedWithItsKind) {
+  const auto message = [](const std::string& path) -> std::string {
+    try {
+      load_preset_file(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(loaded)";
+  };
+  const std::string dir = ::testing::TempDir() + "/params_test_preset_dir";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(message(dir), "cannot read preset file '" + dir + "': a folder, not a regular file");
+  EXPECT_EQ(message("/dev/null"),
+            "cannot read preset file '/dev/null': a character device, not a regular file");
+
+  test::FifoGuard fifo(::testing::TempDir() + "/params_test.fifo");
+  std::string fifo_message;
+  EXPECT_TRUE(fifo.returns_within(5.0, [&] { fifo_message = message(fifo.path()); }))
+      << "load_preset_file blocked on a FIFO";
+  EXPECT_EQ(fifo_message,
+            "cannot read preset file '" + fifo.path() + "': a FIFO (named pipe), not a regular file");
+}
+
+TEST(ParamTable, APresetLargerThanAnyRealOneIsRefused) {
+  const std::string path = ::testing::TempDir() + "/params_test_huge.preset";
+  {
+    std::ofstream out(path);
+    out << to_preset_text(StereoParams{});
+  }
+  std::filesystem::resize_file(path, kMaxPresetFileBytes + 1);  // sparse: no disk used
+  try {
+    load_preset_file(path);
+    FAIL() << "a preset of more than 1 MiB was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the 1.0 MiB"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace
