@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "src/core/error.h"
+#include "src/core/high_bit_depth.h"
 #include "src/core/input_file.h"
 
 namespace sv {
@@ -214,6 +215,21 @@ NetpbmRaster read_netpbm(const std::string& path, bool accept_p5, bool accept_p6
   return raster;
 }
 
+// The 8-bit colour image of a raster: 16-bit samples give their high byte (eight_bit_value), gray
+// is replicated into r, g, b.
+ImageRgb8 colour_view(const NetpbmRaster& raster) {
+  ImageRgb8 image(raster.width, raster.height);
+  for (size_t i = 0; i < image.size(); ++i) {
+    const size_t s = i * raster.channels;
+    const auto channel = [&](int c) {
+      const uint16_t sample = raster.samples[s + (raster.channels == 3 ? c : 0)];
+      return raster.sixteen_bit ? eight_bit_value(sample) : static_cast<uint8_t>(sample);
+    };
+    image.data()[i] = Rgb8{channel(0), channel(1), channel(2)};
+  }
+  return image;
+}
+
 std::ofstream open_for_writing(const std::string& path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw RuntimeError(path + ": cannot open file for writing");
@@ -318,16 +334,21 @@ ImageU16 read_pgm16(const std::string& path) {
   return image;
 }
 
-ImageRgb8 read_ppm(const std::string& path) {
+ImageRgb8 read_ppm(const std::string& path) { return colour_view(read_netpbm(path, true, true)); }
+
+NetpbmImage read_netpbm_full_depth(const std::string& path) {
   const NetpbmRaster raster = read_netpbm(path, true, true);
-  ImageRgb8 image(raster.width, raster.height);
-  const int shift = raster.sixteen_bit ? 8 : 0;
-  for (size_t i = 0; i < image.size(); ++i) {
-    const size_t s = i * raster.channels;
-    const auto channel = [&](int c) {
-      return static_cast<uint8_t>(raster.samples[s + (raster.channels == 3 ? c : 0)] >> shift);
-    };
-    image.data()[i] = Rgb8{channel(0), channel(1), channel(2)};
+  NetpbmImage image{colour_view(raster), ImageU16()};
+  if (!raster.sixteen_bit) return image;
+  image.gray16 = ImageU16(raster.width, raster.height);
+  for (size_t i = 0; i < image.gray16.size(); ++i) {
+    const uint16_t* p = &raster.samples[i * raster.channels];
+    if (raster.channels == 3) {
+      const uint32_t r = p[0], g = p[1], b = p[2];
+      image.gray16.data()[i] = static_cast<uint16_t>((77 * r + 150 * g + 29 * b + 128) >> 8);
+    } else {
+      image.gray16.data()[i] = p[0];
+    }
   }
   return image;
 }

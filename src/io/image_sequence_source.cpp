@@ -66,12 +66,15 @@ long long match_number(const std::string& name, const NumberPattern& p) {
   return printed == digits ? number : -1;
 }
 
+// Every format read_image_full_depth reads: PFM and Netpbm through the core, the rest through
+// the decoders of Debian's OpenCV (OpenEXR is off unless an environment variable enables it).
 bool is_image_file(const fs::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* known : {".png", ".jpg", ".jpeg", ".bmp", ".ppm", ".pgm", ".pnm", ".tif",
-                            ".tiff", ".webp"}) {
+  for (const char* known : {".png", ".jpg", ".jpeg", ".jpe", ".jp2", ".bmp", ".dib", ".webp",
+                            ".pbm", ".pgm", ".ppm", ".pnm", ".pxm", ".pfm", ".tif", ".tiff",
+                            ".hdr", ".pic", ".sr", ".ras"}) {
     if (ext == known) return true;
   }
   return false;

@@ -247,6 +247,7 @@ TEST_F(ImageFormatsTest, ReadersRefuseFifosDevicesAndFolders) {
       {"pgm8", [](const std::string& p) { read_pgm8(p); }},
       {"pgm16", [](const std::string& p) { read_pgm16(p); }},
       {"ppm", [](const std::string& p) { read_ppm(p); }},
+      {"netpbm", [](const std::string& p) { read_netpbm_full_depth(p); }},
       {"pfm", [](const std::string& p) { read_pfm(p); }}};
   fs::create_symlink("/dev/null", path("device.pgm"));
   fs::create_directory(path("folder.pgm"));
@@ -278,6 +279,35 @@ TEST_F(ImageFormatsTest, OnlyTheAnnouncedRasterIsRead) {
   const ImageU8 image = read_pgm8(path("two.pgm"));
   EXPECT_EQ(image.at(0, 0), 5);
   EXPECT_EQ(image.at(1, 0), 6);
+}
+
+TEST_F(ImageFormatsTest, FullDepthNetpbmKeeps16BitSamples) {
+  ImageU16 gray(3, 1);
+  gray.at(0, 0) = 0x0102;
+  gray.at(1, 0) = 0x00FF;  // only the low byte set: lost by an 8-bit read
+  gray.at(2, 0) = 0xFFFF;
+  write_pgm(path("g16.pgm"), gray);
+  const NetpbmImage deep = read_netpbm_full_depth(path("g16.pgm"));
+  EXPECT_EQ(deep.gray16, gray);
+  EXPECT_EQ(deep.view.at(0, 0), (Rgb8{1, 1, 1}));  // the high byte
+  EXPECT_EQ(deep.view.at(1, 0), (Rgb8{0, 0, 0}));
+  EXPECT_EQ(deep.view.at(2, 0), (Rgb8{255, 255, 255}));
+
+  // 16-bit colour: gray by rgb_to_gray's weights on the 16-bit values, view from the high bytes.
+  write_bytes(path("c16.ppm"), "P6\n1 1\n65535\n" + std::string("\x12\x34\x56\x78\x9A\xBC", 6));
+  const NetpbmImage colour = read_netpbm_full_depth(path("c16.ppm"));
+  ASSERT_EQ(colour.gray16.width(), 1);
+  EXPECT_EQ(colour.gray16.at(0, 0), (77 * 0x1234 + 150 * 0x5678 + 29 * 0x9ABC + 128) >> 8);
+  EXPECT_EQ(colour.view.at(0, 0), (Rgb8{0x12, 0x56, 0x9A}));
+
+  // 8-bit files leave gray16 empty and read as read_ppm does.
+  ImageRgb8 rgb(2, 1);
+  rgb.at(0, 0) = Rgb8{1, 2, 3};
+  rgb.at(1, 0) = Rgb8{200, 100, 50};
+  write_ppm(path("c8.ppm"), rgb);
+  const NetpbmImage eight = read_netpbm_full_depth(path("c8.ppm"));
+  EXPECT_TRUE(eight.gray16.empty());
+  EXPECT_EQ(eight.view, rgb);
 }
 
 TEST_F(ImageFormatsTest, WritingIntoAMissingDirectoryIsARuntimeError) {
