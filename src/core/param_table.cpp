@@ -1,6 +1,7 @@
 #include "src/core/param_table.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -33,10 +34,13 @@ int parse_int(const std::string& key, const std::string& value) {
   return static_cast<int>(v);
 }
 
+// Finite only: strtof takes "inf", "nan" and rounds 1e39 to infinity, none of which any
+// parameter means (nor could a preset give it back).
 float parse_float(const std::string& key, const std::string& value) {
   char* end = nullptr;
   const float v = std::strtof(value.c_str(), &end);
   if (value.empty() || *end != '\0') bad_value(key, value, "a number");
+  if (!std::isfinite(v)) bad_value(key, value, "a finite number (at most about 3.4e38)");
   return v;
 }
 
@@ -320,6 +324,13 @@ StereoParams load_preset_file(const std::string& path, const StereoParams& defau
 }
 
 void save_preset_file(const std::string& path, const StereoParams& params) {
+  // A preset is read back by parse_preset_text, which takes no value validate() refuses.
+  const auto problems = params.validate();
+  if (!problems.empty()) {
+    std::string reasons;
+    for (const auto& p : problems) reasons += (reasons.empty() ? "" : "; ") + p;
+    throw InputError("not writing preset file \"" + path + "\": " + reasons);
+  }
   std::ofstream file(path);
   if (!file) throw RuntimeError("cannot write preset file \"" + path + "\"");
   file << to_preset_text(params);

@@ -694,9 +694,9 @@ TEST_F(ViewerTest, UsageErrorsExitWithCode2AndSayWhy) {
   EXPECT_NE(run.err.find("bad.script:1: unknown parameter \"p3\""), std::string::npos) << run.err;
 }
 
-// Issue 17: a FIFO as --script or --preset used to block the viewer before its window opened, and
-// a folder as --preset gave the defaults.
-TEST_F(ViewerTest, UnreadableScriptsAndPresetsAreUsageErrors) {
+// Issue 17/24: a FIFO as --script or --preset used to block the viewer before its window opened,
+// a folder as --preset gave the defaults, and non-finite numbers passed as parameters or range.
+TEST_F(ViewerTest, UnreadableScriptsAndPresetsAndNonFiniteNumbersAreUsageErrors) {
   const std::string fifo = path("viewer.fifo");
   unlink(fifo.c_str());
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
@@ -708,6 +708,9 @@ TEST_F(ViewerTest, UnreadableScriptsAndPresetsAreUsageErrors) {
       {{"--preset", fifo}, "viewer.fifo': a FIFO (named pipe), not a regular file"},
       {{"--preset", dir_}, "a folder, not a regular file"},
       {{"--script", "/dev/zero"}, "'/dev/zero': a character device, not a regular file"},
+      {{"--gamma-c", "inf"}, "is not a finite number"},
+      {{"--bm-max-cost", "1e39"}, "is not a finite number"},
+      {{"--range", "-inf:inf"}, "--range needs search, auto or MIN:MAX (finite numbers"},
   };
   for (const auto& c : cases) {
     const ViewerRun run = run_viewer(c.args);

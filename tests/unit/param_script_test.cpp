@@ -182,6 +182,17 @@ TEST(ParamScript, AScriptThatIsNoRegularFileIsRefusedUnopened) {
   EXPECT_EQ(fifo_message, "cannot read script '" + fifo.path() + "': a FIFO (named pipe), not a regular file");
 }
 
+TEST(ParamScript, NonFiniteValuesAreRefusedWithTheirLine) {
+  for (const char* value : {"inf", "nan", "1e39"}) {
+    try {
+      parse_param_script(std::string("at 1 set p1 = 5\nat 2 set bm-max-cost = ") + value + "\n", "s.txt");
+      ADD_FAILURE() << value << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("s.txt:2: ", 0), 0u) << e.what();
+    }
+  }
+}
+
 TEST(ScriptPlayer, FiresEachEventOnceWhenItsTimeOrFrameComes) {
   ScriptPlayer player(parse_param_script("at 1 set p1 = 5\n"
                                          "at frame 2 colormap jet\n"

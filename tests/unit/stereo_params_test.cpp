@@ -151,6 +151,45 @@ TEST(ParamTable, PresetFileRoundTripAndMissingFile) {
   EXPECT_THROW(load_preset_file(path + ".missing"), InputError);
 }
 
+TEST(StereoParams, NonFiniteFloatsAreInvalid) {
+  StereoParams p;
+  p.bm_max_cost = std::numeric_limits<float>::infinity();
+  ASSERT_EQ(p.validate().size(), 1u);
+  EXPECT_NE(p.validate()[0].find("block matching maximum cost must be a finite number"),
+            std::string::npos)
+      << p.validate()[0];
+  EXPECT_THROW(require_valid(p), InputError);
+}
+
+TEST(ParamTable, EveryFloatParameterRefusesNonFiniteText) {
+  for (const ParamDescriptor& d : param_table()) {
+    if (d.kind != ParamKind::Float) continue;
+    for (const char* text : {"inf", "-inf", "infinity", "nan", "NAN", "1e39", "-1e39"}) {
+      StereoParams p;
+      try {
+        set_param(p, d.key, text);
+        ADD_FAILURE() << "--" << d.key << " " << text << " was accepted as " << d.get(p);
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("finite"), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_THROW(parse_preset_text("bm-max-cost = inf\n"), InputError);
+  EXPECT_THROW(parse_preset_text("gamma-c = 1e39\n"), InputError);
+}
+
+TEST(ParamTable, APresetIsNeverWrittenWithAValueItCannotLoad) {
+  const std::string path = ::testing::TempDir() + "/params_test_inf.preset";
+  std::filesystem::remove(path);
+  StereoParams p;
+  p.bm_max_cost = std::numeric_limits<float>::infinity();
+  EXPECT_THROW(save_preset_file(path, p), InputError);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  p.bm_max_cost = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_THROW(save_preset_file(path, p), InputError);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
 // What a preset file must be: a folder or a device used to give the defaults silently (or hang).
 TEST(ParamTable, APresetThatIsNoRegularFileIsRefusedWithItsKind) {
   const auto message = [](const std::string& path) -> std::string {
