@@ -169,12 +169,17 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     if (synthetic && !options.calib_path.empty()) {
       throw InputError("--calib applies to cameras and files; the synthetic scene is rectified");
     }
-    SyntheticSceneConfig scene_config;
-    scene_config.width = options.width;
-    scene_config.height = options.height;
-    scene_config.seed = options.seed;
-    scene_config.max_disparity = options.params.min_disparity + options.params.num_disparities;
-    const SyntheticScene scene(scene_config);
+    // Only for the synthetic source: its disparities must fit the search range, which other
+    // sources' ranges (negative ones for converging cameras) need not.
+    std::optional<SyntheticScene> scene;
+    if (synthetic) {
+      SyntheticSceneConfig scene_config;
+      scene_config.width = options.width;
+      scene_config.height = options.height;
+      scene_config.seed = options.seed;
+      scene_config.max_disparity = options.params.min_disparity + options.params.num_disparities;
+      scene.emplace(scene_config);
+    }
 
     const NoticeSink notices = [&err](const std::string& message) {
       err << "note: " << message << "\n";
@@ -232,7 +237,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     while (done < limit) {
       SourceFrame frame;
       if (synthetic) {
-        SyntheticFrame rendered = scene.render(static_cast<int>(done));
+        SyntheticFrame rendered = scene->render(static_cast<int>(done));
         frame.pair.index = done;
         frame.pair.timestamp_s = rendered.timestamp_s;
         frame.pair.left = std::move(rendered.left);

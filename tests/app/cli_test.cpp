@@ -131,6 +131,30 @@ TEST(Cli, FifosDevicesAndFoldersAreRefusedNotWaitedFor) {
   }
 }
 
+// The headless runner built the synthetic scene whatever the source, so a valid negative range
+// (converging cameras) failed with "synthetic scene: max_disparity -32 must be at least 1".
+TEST(Cli, NegativeRangeWorksWithFileSources) {
+  const std::string dir = make_temp_dir("cli_negative");
+  SyntheticSceneConfig config;
+  config.width = 96;
+  config.height = 64;
+  config.max_disparity = 16;
+  const SyntheticFrame frame = SyntheticScene(config).render(0);
+  // Swapped views: the disparities are negative.
+  write_ppm(dir + "/left.ppm", frame.right);
+  write_ppm(dir + "/right.ppm", frame.left);
+  const auto r = run_stereoview({"--headless", "--engine", "cpu", "--left", dir + "/left.ppm",
+                                 "--right", dir + "/right.ppm", "--min-disparity", "-64",
+                                 "--disparities", "32"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "done: 1 frame")) << r.out;
+  // The synthetic scene itself still needs a positive range.
+  const auto s = run_stereoview({"--headless", "--engine", "cpu", "--size", "64x48",
+                                 "--min-disparity", "-64", "--disparities", "32"});
+  EXPECT_EQ(s.exit_code, 1);
+  EXPECT_TRUE(contains(s.err, "max_disparity -32 must be at least 1")) << s.err;
+}
+
 TEST(Cli, MismatchedImageSizesAreReported) {
   const std::string dir = make_temp_dir("cli_sizes");
   write_pgm(dir + "/l.pgm", ImageU8(40, 30, 100));
