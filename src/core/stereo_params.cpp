@@ -115,7 +115,8 @@ std::vector<std::string> StereoParams::validate() const {
   check_float_range(problems, "cost scale lambda", ad_lambda, 0.001f, 100.0f);
   check_float_range(problems, "ESMP smoothness slope c", esmp_c, 0.0f, 100.0f);
   check_float_range(problems, "ESMP smoothness cap eta", esmp_eta, 0.0f, 10.0f);
-  if (pyramid_levels > 0) {
+  // Only for counts and levels in range: the shift below must not reach 32 bits.
+  if (pyramid_levels > 0 && pyramid_levels <= 4 && num_disparities >= 1 && num_disparities <= 256) {
     // The coarsest level searches ceil(num_disparities / 2^levels) candidates; it needs at least 2.
     const int coarse = (num_disparities + (1 << pyramid_levels) - 1) >> pyramid_levels;
     if (coarse < 2) {

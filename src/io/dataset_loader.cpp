@@ -90,6 +90,8 @@ int disparities_for_ground_truth(const ImageF32& truth) {
   for (float d : truth.pixels()) {
     if (std::isfinite(d)) max_disparity = std::max(max_disparity, d);
   }
+  // Compared as a float first: a ground truth of 2^31 or more would not fit the int.
+  if (max_disparity >= static_cast<float>(kMaxDisparities)) return kMaxDisparities;
   const int needed = static_cast<int>(std::floor(max_disparity)) + 1;
   return std::min(kMaxDisparities, (needed + 15) / 16 * 16);
 }

@@ -266,6 +266,21 @@ TEST(DatasetLoader, ReadsAMiddlebury2014Scene) {
   EXPECT_TRUE(s.masks.disc.empty());
 }
 
+// A ground truth of 2^31 px or more (a damaged or hostile file) used to overflow the int of
+// the suggested range, giving "number of disparities ... got -2147483632".
+TEST(DatasetLoader, AHugeGroundTruthSuggestsTheLargestRange) {
+  TempDir tmp;
+  const fs::path dir = tmp.sub("HugeTruth");
+  write_middlebury_2014(dir, 37);
+  fs::remove(dir / "calib.txt");  // the range then comes from the ground truth
+  for (const float huge : {3e9f, 2147483648.0f, 3.4e38f, 300.0f}) {
+    ImageF32 truth = small_truth();
+    truth.at(2, 2) = huge;
+    write_pfm((dir / "disp0GT.pfm").string(), truth);
+    EXPECT_EQ(load_dataset(dir.string())[0].num_disparities, 256) << huge;
+  }
+}
+
 // calib.txt was read only when it was a regular file: a FIFO or a device there was skipped in
 // silence (and a FIFO could block); now anything by that name but a regular file is refused.
 TEST(DatasetLoader, ACalibrationThatIsNoRegularFileIsRefused) {
