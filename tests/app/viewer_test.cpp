@@ -718,6 +718,16 @@ TEST_F(ViewerTest, UnreadableScriptsAndPresetsAndNonFiniteNumbersAreUsageErrors)
     EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
   }
   unlink(fifo.c_str());
+
+  // --shader-dir names a folder of the user's: a FIFO as its vertex shader blocked the start.
+  const std::string shaders = path("fifo_shaders");
+  std::filesystem::create_directories(shaders);
+  unlink((shaders + "/view.vert").c_str());
+  ASSERT_EQ(mkfifo((shaders + "/view.vert").c_str(), 0600), 0);
+  const ViewerRun run = run_viewer({"--shader-dir", shaders, "--frames", "1"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("view.vert': a FIFO (named pipe), not a regular file"), std::string::npos)
+      << run.err;
 }
 
 TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
