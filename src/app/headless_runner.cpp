@@ -21,6 +21,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/evaluation.h"
+#include "src/core/frame_budget.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/image_formats.h"
 #include "src/core/remap_handoff.h"
@@ -187,6 +188,14 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     std::unique_ptr<FrameSource> source;
     if (!synthetic) source = make_frame_source(options, notices);
 
+    // Each new frame size is checked before it is matched; the scene's size is known now.
+    FrameBudget budget;
+    const auto check_budget = [&](int width, int height) {
+      const std::string slow = budget.check(*engine, width, height, options.params);
+      if (!slow.empty()) err << "note: " << slow << "\n";
+    };
+    if (synthetic) check_budget(options.width, options.height);
+
     out << "stereoview: " << (synthetic ? "synthetic scene " + std::to_string(options.width) + "x" +
                                               std::to_string(options.height)
                                         : source->describe())
@@ -262,6 +271,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
           require_matching_pair(to_gray(frame.pair.left), to_gray(frame.pair.right));
         }
       }
+      check_budget(frame.pair.left.width(), frame.pair.left.height());
       pacer.wait();
 
       if ((!frame.pair.left16.empty() || !frame.pair.leftf.empty()) && !depth_noted) {

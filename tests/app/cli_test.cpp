@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
+#include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
+#include "src/core/frame_budget.h"
 #include "src/core/image_formats.h"
 #include "src/core/param_table.h"
 #include "src/core/synthetic_scene.h"
@@ -153,6 +156,37 @@ TEST(Cli, NegativeRangeWorksWithFileSources) {
                                  "--min-disparity", "-64", "--disparities", "32"});
   EXPECT_EQ(s.exit_code, 1);
   EXPECT_TRUE(contains(s.err, "max_disparity -32 must be at least 1")) << s.err;
+}
+
+// Issue 17: --size 8192x8192 --disparities 256 on the CPU neither refused nor finished in 5
+// minutes; the frame's memory is now checked before anything is allocated.
+TEST(Cli, AFrameLargerThanTheMemoryIsRefusedAtOnceWithTheNumbers) {
+  StereoParams params;
+  params.num_disparities = 256;
+  const uint64_t needed = CpuEngine().frame_cost(8192, 8192, params).host_bytes;
+  const std::optional<uint64_t> available = host_available_bytes();
+  if (!available || *available >= needed) {
+    GTEST_SKIP() << "this machine has room for the frame (" << needed << " bytes)";
+  }
+  const auto r = run_stereoview({"--headless", "--engine", "cpu", "--size", "8192x8192",
+                                 "--disparities", "256"},
+                                60);
+  EXPECT_FALSE(r.timed_out) << "the frame was computed, not refused";
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "error: a 8192x8192 frame (census-sgm, 256 disparities) needs "
+                              "54.5 GiB of host memory on the cpu engine, but "))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, " is available")) << r.err;
+  EXPECT_FALSE(contains(r.out, "frame 0:")) << r.out;
+
+  // bench checks every row before it runs the first.
+  const auto b = run_stereoview({"bench", "--engine", "cpu", "--sizes", "64x48,8192x8192",
+                                 "--disparity-counts", "256", "--runs", "1", "--warmup", "0"},
+                                60);
+  EXPECT_FALSE(b.timed_out) << "bench computed the frame";
+  EXPECT_EQ(b.exit_code, 1) << b.err;
+  EXPECT_TRUE(contains(b.err, "error: a 8192x8192 frame (census-sgm, 256 disparities) needs ")) << b.err;
+  EXPECT_FALSE(contains(b.out, "64x48")) << b.out;
 }
 
 TEST(Cli, MismatchedImageSizesAreReported) {

@@ -16,6 +16,7 @@
 
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/core/stereo_engine.h"
 #include "src/core/image_formats.h"
 #include "src/io/dataset_loader.h"
 #include "src/io/png_io.h"
@@ -543,6 +544,49 @@ TEST(EvalCommand, UsesTheDatasetRangeUnlessDisparitiesWereGiven) {
   run = run_eval(options, record);
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(seen, (std::vector<int>{96, 96}));
+}
+
+// An engine whose frames need more memory than any machine has (4 EiB), and a slow one: eval
+// checks each pair's size before it computes it (issue 17).
+class CostedEngine : public StereoEngine {
+ public:
+  explicit CostedEngine(FrameCost cost) : cost_(cost) {}
+  std::string name() const override { return "costed"; }
+  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+    ++computed;
+    DisparityResult result;
+    result.disparity = ImageF32(left.width(), left.height(), 1.0f);
+    return result;
+  }
+  FrameCost frame_cost(int, int, const StereoParams&) const override { return cost_; }
+  int computed = 0;
+
+ private:
+  FrameCost cost_;
+};
+
+TEST(EvalCommand, APairThatCannotFitIsRefusedBeforeItIsComputed) {
+  TempDir tmp;
+  write_middlebury_2003(tmp.sub("pair"));
+  EvalOptions options;
+  options.dataset_dir = (tmp.path() / "pair").string();
+  FrameCost huge;
+  huge.host_bytes = uint64_t{1} << 62;
+  CostedEngine hungry(huge);
+  std::ostringstream notices;
+  EvalRun run = run_eval(options, eval_compute_with(hungry, notices));
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(hungry.computed, 0);
+  EXPECT_TRUE(contains(run.err, "needs 4.0 EiB of host memory on the costed engine")) << run.err;
+
+  FrameCost slow;
+  slow.seconds = 90.0;
+  CostedEngine patient(slow);
+  run = run_eval(options, eval_compute_with(patient, notices));
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(patient.computed, 1);
+  EXPECT_TRUE(contains(notices.str(), "note: a 12x6 frame (census-sgm, 16 disparities) takes about 1.5 min"))
+      << notices.str();
 }
 
 TEST(EvalCommand, FailuresReturnOneWithTheReason) {
