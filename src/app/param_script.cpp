@@ -142,9 +142,12 @@ class LineParser {
       event.value = words.size() > args ? words[args] : "";
     } else if (command == "seek") {
       expect_arguments(words, args, 1, "seek FRAME");
-      double frame = 0.0;
-      if (!parse_number(words[args], frame) || frame < 0 || frame != std::floor(frame)) {
-        fail("seek \"" + words[args] + "\": a frame number (a whole number >= 0)");
+      // Digits only: the viewer reads the value back as a 64-bit integer (1e3 or 1e30 would
+      // pass as whole numbers and come back as 1, or not at all).
+      const std::string& frame = words[args];
+      if (frame.empty() || frame.size() > 18 ||
+          frame.find_first_not_of("0123456789") != std::string::npos) {
+        fail("seek \"" + frame + "\": a frame number (a whole number >= 0, at most 18 digits)");
       }
       event.action = ScriptAction::Seek;
       event.value = words[args];

@@ -42,6 +42,12 @@ std::optional<NumberPattern> parse_pattern(const std::string& name, const std::s
   if (p.prefix.find('%') != std::string::npos || p.suffix.find('%') != std::string::npos) {
     throw InputError("image pattern '" + spec + "' has more than one % conversion");
   }
+  // A printed number has at most 19 digits: a wider field matches nothing (and would be padded
+  // into a string of that length for every file of the folder).
+  if (width.size() > 2 || (!width.empty() && std::stoi(width) > 19)) {
+    throw InputError("image pattern '" + spec + "': the field width " + width +
+                     " is larger than any frame number (at most 19)");
+  }
   p.min_digits = width.empty() ? 1 : std::stoi(width);
   return p;
 }

@@ -117,9 +117,13 @@ TEST(ParamScript, SeekTakesAFrameNumber) {
   EXPECT_EQ(events[0].value, "40");
   EXPECT_EQ(parse_error("at 1 seek\n"), "s.txt:1: usage: seek FRAME");
   EXPECT_EQ(parse_error("at 1 seek -2\n"),
-            "s.txt:1: seek \"-2\": a frame number (a whole number >= 0)");
+            "s.txt:1: seek \"-2\": a frame number (a whole number >= 0, at most 18 digits)");
   EXPECT_EQ(parse_error("at 1 seek 1.5\n"),
-            "s.txt:1: seek \"1.5\": a frame number (a whole number >= 0)");
+            "s.txt:1: seek \"1.5\": a frame number (a whole number >= 0, at most 18 digits)");
+  // The viewer reads the frame back with std::stoll: "1e3" gave frame 1, a 20-digit number threw.
+  EXPECT_NE(parse_error("at 1 seek 1e3\n"), "");
+  EXPECT_NE(parse_error("at 1 seek 99999999999999999999\n"), "");
+  EXPECT_EQ(parse_error("at 1 seek 999999999999999999\n"), "");
 }
 
 TEST(ParamScript, RecordStartsWithAFormatAndOptionalFileAndStops) {
