@@ -29,7 +29,8 @@ bool parse_number(const std::string& text, double& value) {
   if (text.empty()) return false;
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);
-  return *end == '\0' && std::isfinite(value);
+  // All of it: a NUL byte inside would end the number early.
+  return end == text.c_str() + text.size() && std::isfinite(value);
 }
 
 std::string join(const std::vector<std::string>& words, size_t from) {

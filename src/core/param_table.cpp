@@ -20,16 +20,25 @@ std::string trim(const std::string& s) {
   return s.substr(begin, end - begin + 1);
 }
 
+// The value is quoted up to 40 characters, so a line of junk still gives a one-line message.
 [[noreturn]] void bad_value(const std::string& key, const std::string& value, const char* what) {
-  throw InputError("--" + key + ": \"" + value + "\" is not " + what);
+  const std::string shown = value.size() > 40 ? value.substr(0, 40) + "..." : value;
+  throw InputError("--" + key + ": \"" + shown + "\" is not " + what);
+}
+
+// True when strto* consumed all of `value`: a NUL byte inside (a binary file read as a preset)
+// would otherwise end the number early.
+bool parsed_whole(const std::string& value, const char* end) {
+  return !value.empty() && end == value.c_str() + value.size();
 }
 
 int parse_int(const std::string& key, const std::string& value) {
   char* end = nullptr;
   errno = 0;
   const long v = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || errno != 0 || v < -1000000000L || v > 1000000000L) {
-    bad_value(key, value, "an integer");
+  if (!parsed_whole(value, end)) bad_value(key, value, "an integer");
+  if (errno != 0 || v < -1000000000L || v > 1000000000L) {
+    bad_value(key, value, "an integer of at most 1000000000 either way");
   }
   return static_cast<int>(v);
 }
@@ -39,7 +48,7 @@ int parse_int(const std::string& key, const std::string& value) {
 float parse_float(const std::string& key, const std::string& value) {
   char* end = nullptr;
   const float v = std::strtof(value.c_str(), &end);
-  if (value.empty() || *end != '\0') bad_value(key, value, "a number");
+  if (!parsed_whole(value, end)) bad_value(key, value, "a number");
   if (!std::isfinite(v)) bad_value(key, value, "a finite number (at most about 3.4e38)");
   return v;
 }

@@ -186,6 +186,11 @@ TEST(ParamScript, AScriptThatIsNoRegularFileIsRefusedUnopened) {
   EXPECT_EQ(fifo_message, "cannot read script '" + fifo.path() + "': a FIFO (named pipe), not a regular file");
 }
 
+TEST(ParamScript, ANulByteEndsNoNumberEarly) {
+  EXPECT_NE(parse_error(std::string("at 1\0 set p1 = 5\n", 17)), "");
+  EXPECT_NE(parse_error(std::string("at frame 2\0x pause\n", 19)), "");
+}
+
 TEST(ParamScript, NonFiniteValuesAreRefusedWithTheirLine) {
   for (const char* value : {"inf", "nan", "1e39"}) {
     try {

@@ -126,6 +126,17 @@ TEST(ParamTable, PresetErrorsNameTheLine) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "x:1: --p1: \"three\" is not an integer");
   }
+  // Out of range, and junk: the message stays one short line; a NUL byte ends no number early.
+  try {
+    parse_preset_text("p1 = " + std::string(100000, '9') + "\n", {}, "x");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), ("x:1: --p1: \"" + std::string(40, '9') +
+                            "...\" is not an integer of at most 1000000000 either way")
+                               .c_str());
+  }
+  EXPECT_THROW(parse_preset_text(std::string("p1 = 5\0\n", 8)), InputError);
+  EXPECT_THROW(parse_preset_text(std::string("gamma-c = 5\0x\n", 14)), InputError);
   EXPECT_THROW(parse_preset_text("census = 3x3\n"), InputError);
   EXPECT_THROW(parse_preset_text("algorithm = magic\n"), InputError);
   EXPECT_THROW(parse_preset_text("subpixel = maybe\n"), InputError);
