@@ -3,11 +3,13 @@
 // their kind. Each is refused with a one-line reason before it is read (src/core/input_file.h).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <opencv2/imgcodecs.hpp>
 #include <string>
+#include <vector>
 
 #include "src/core/error.h"
 #include "src/io/image_sequence_source.h"
@@ -66,6 +68,44 @@ TEST(HostileFiles, AnImageFileLargerThanAnyImageIsRefusedUnread) {
   std::filesystem::resize_file(path, (uint64_t{5} << 30));  // sparse: no disk used
   const std::string message = error_of([&] { read_image_rgb(path); });
   EXPECT_TRUE(contains(message, "huge.png': it holds 5.0 GiB, more than any image file")) << message;
+}
+
+uint32_t crc32_of(const std::string& bytes) {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char c : bytes) {
+    crc ^= c;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+std::string big_endian(uint32_t v) {
+  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
+          static_cast<char>(v)};
+}
+
+// A PNG of a valid signature and IHDR (8-bit gray, `width` x `height`) and nothing else.
+std::string png_header(uint32_t width, uint32_t height) {
+  const std::string ihdr = "IHDR" + big_endian(width) + big_endian(height) + std::string("\x08\x00\x00\x00\x00", 5);
+  return std::string("\x89PNG\r\n\x1a\n", 8) + big_endian(13) + ihdr + big_endian(crc32_of(ihdr));
+}
+
+// Headers announcing sizes no memory holds, or none at all: refused, never decoded into a crash.
+TEST(HostileFiles, PngHeadersOfAbsurdSizesAreInputErrors) {
+  const std::string dir = fresh_dir("hostile_png");
+  const struct {
+    uint32_t width, height;
+  } sizes[] = {{0, 0}, {1, 0}, {0x7FFFFFFFu, 1}, {0xFFFFFFFFu, 0xFFFFFFFFu}, {100000, 100000}, {40000, 20000}};
+  for (const auto& size : sizes) {
+    const std::string path = dir + "/h" + std::to_string(size.width) + "x" + std::to_string(size.height) + ".png";
+    std::ofstream(path, std::ios::binary) << png_header(size.width, size.height);
+    for (const auto& read : std::vector<std::function<void()>>{
+             [&] { read_image_rgb(path); }, [&] { read_image_u16(path); },
+             [&] { read_image_full_depth(path); }}) {
+      const std::string message = error_of(read);
+      EXPECT_TRUE(contains(message, "cannot read image '" + path + "'")) << message;
+    }
+  }
 }
 
 TEST(HostileFiles, VideoReadersRefuseFifos) {

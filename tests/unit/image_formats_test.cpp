@@ -310,6 +310,47 @@ TEST_F(ImageFormatsTest, FullDepthNetpbmKeeps16BitSamples) {
   EXPECT_EQ(eight.view, rgb);
 }
 
+// Damaged and hostile headers: each is an InputError naming the problem, never a crash, a huge
+// allocation or a read past the data (the sanitizer build runs this too).
+TEST_F(ImageFormatsTest, HostileHeadersAreInputErrors) {
+  const struct {
+    const char* name;
+    std::string bytes;
+    const char* message;
+  } cases[] = {
+      {"empty.pgm", "", "too short"},
+      {"one.pgm", "P", "too short"},
+      {"negative_width.pgm", "P5\n-1 1\n255\nx", "bad width"},
+      {"negative_height.pgm", "P5\n1 -1\n255\nx", "bad height"},
+      {"long_width.pgm", "P5\n99999999999999999999 1\n255\nx", "bad width"},
+      {"int_max.pgm", "P5\n2147483647 1\n255\nx", "is too large"},
+      {"int_max_square.ppm", "P6\n2147483647 2147483647\n65535\nx", "is too large"},
+      {"beyond_int.pgm", "P5\n2147483648 1\n255\nx", "out of range"},
+      {"huge_raster.pgm", "P5\n16384 16384\n255\nxx", "(expected 268435456 bytes, got 2)"},
+      {"maxval_zero.pgm", "P5\n1 1\n0\nx", "maxval"},
+      {"maxval_big.pgm", "P5\n1 1\n65536\nx", "maxval"},
+      {"maxval_minus.pgm", "P5\n1 1\n-255\nx", "maxval"},
+      {"no_space.pgm", "P5\n1 1\n255", "truncated header"},
+      {"comment_only.pgm", "P5\n# nothing else", "truncated header"},
+      {"nul.pgm", std::string("P5\n1\0 1\n255\nx", 14), "bad width"},
+      {"pfm_nan.pfm", "Pf\n1 1\nnan\nxxxx", "bad scale"},
+      {"pfm_inf.pfm", "Pf\n1 1\ninf\nxxxx", "bad scale"},
+      {"pfm_overflow.pfm", "Pf\n1 1\n1e999\nxxxx", "bad scale"},
+      {"pfm_zero.pfm", "Pf\n1 1\n-0\nxxxx", "scale"},
+      {"pfm_negative.pfm", "Pf\n-5 3\n-1\nxxxx", "bad width"},
+      {"pfm_colour_short.pfm", "PF\n3 3\n-1\n" + std::string(36, 'x'), "(expected 108 bytes, got 36)"},
+      {"pfm_huge.pfm", "Pf\n16384 16384\n-1\nxxxx", "(expected 1073741824 bytes, got 4)"},
+  };
+  for (const auto& c : cases) {
+    write_bytes(path(c.name), c.bytes);
+    const bool pfm = std::string(c.name).find(".pfm") != std::string::npos;
+    const std::string message =
+        error_message([&] { pfm ? (void)read_pfm(path(c.name)) : (void)read_netpbm_full_depth(path(c.name)); });
+    EXPECT_NE(message.find(c.message), std::string::npos) << c.name << ": " << message;
+    EXPECT_EQ(message.rfind(path(c.name), 0), 0u) << c.name << ": " << message;
+  }
+}
+
 TEST_F(ImageFormatsTest, WritingIntoAMissingDirectoryIsARuntimeError) {
   const std::string target = path("no_such_dir/out");
   EXPECT_THROW(write_pfm(target + ".pfm", ImageF32(2, 2)), RuntimeError);
