@@ -26,7 +26,8 @@ std::optional<uint64_t> read_cgroup_number(const char* path) {
 std::string describe_frame(int width, int height, const StereoParams& params) {
   return "a " + std::to_string(width) + "x" + std::to_string(height) + " frame (" +
          params.algorithm + ", " + std::to_string(params.num_disparities) + " disparities" +
-         (params.pyramid_levels > 0 ? ", " + std::to_string(params.pyramid_levels) + " pyramid levels"
+         (params.pyramid_levels > 0 ? ", " + std::to_string(params.pyramid_levels) + " pyramid level" +
+                                          (params.pyramid_levels > 1 ? "s" : "")
                                     : std::string()) +
          ")";
 }

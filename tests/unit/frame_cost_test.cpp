@@ -109,7 +109,7 @@ TEST(FrameBudget, ASlowFrameGetsANoticeOnce) {
   params.num_disparities = 128;
   params.pyramid_levels = 1;
   EXPECT_EQ(budget.check(engine, 640, 480, params),
-            "a 640x480 frame (bm-sad, 128 disparities, 1 pyramid levels) takes about 3.3 min on "
+            "a 640x480 frame (bm-sad, 128 disparities, 1 pyramid level) takes about 3.3 min on "
             "the costed engine");
   EXPECT_EQ(budget.check(engine, 640, 480, params), "");
   engine.cost.seconds = 2.0;
