@@ -20,9 +20,13 @@ std::string trim(const std::string& s) {
   return s.substr(begin, end - begin + 1);
 }
 
-// The value is quoted up to 40 characters, so a line of junk still gives a one-line message.
+// The value is quoted up to 40 characters, control bytes as '?', so a line of junk still gives
+// a one-line, printable message.
 [[noreturn]] void bad_value(const std::string& key, const std::string& value, const char* what) {
-  const std::string shown = value.size() > 40 ? value.substr(0, 40) + "..." : value;
+  std::string shown = value.size() > 40 ? value.substr(0, 40) + "..." : value;
+  for (char& c : shown) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
   throw InputError("--" + key + ": \"" + shown + "\" is not " + what);
 }
 

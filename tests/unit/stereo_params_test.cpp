@@ -135,7 +135,12 @@ TEST(ParamTable, PresetErrorsNameTheLine) {
                             "...\" is not an integer of at most 1000000000 either way")
                                .c_str());
   }
-  EXPECT_THROW(parse_preset_text(std::string("p1 = 5\0\n", 8)), InputError);
+  try {
+    parse_preset_text(std::string("p1 = 5\0\n", 8), {}, "x");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "x:1: --p1: \"5?\" is not an integer");
+  }
   EXPECT_THROW(parse_preset_text(std::string("gamma-c = 5\0x\n", 14)), InputError);
   EXPECT_THROW(parse_preset_text("census = 3x3\n"), InputError);
   EXPECT_THROW(parse_preset_text("algorithm = magic\n"), InputError);
