@@ -13,6 +13,7 @@
 #include "cuda/device_rectification.h"
 #include "cuda/device_views.h"
 #include "cuda/fast_sgm.h"
+#include "cuda/frame_memory.h"
 #include "cuda/full_depth_pyramid.h"
 #include "cuda/stage_events.h"
 #include "cuda/stages.h"
@@ -378,6 +379,19 @@ struct CudaEngine::Impl {
 };
 
 CudaEngine::CudaEngine() : impl_(std::make_unique<Impl>()) {}
+
+FrameCost CudaEngine::frame_cost(int width, int height, const StereoParams& params) const {
+  return cuda_frame_cost(width, height, params);
+}
+
+std::optional<uint64_t> CudaEngine::free_device_bytes() const {
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    cudaGetLastError();  // clear it, so the next launch check does not report it
+    return std::nullopt;
+  }
+  return free_bytes;
+}
 
 CudaEngine::~CudaEngine() {
   // Let queued work finish before the buffers it uses are freed.

@@ -55,6 +55,10 @@ class CudaEngine : public StereoEngine {
   bool set_rectification(std::shared_ptr<const RectificationMaps> maps) override;
   // Every registered algorithm.
   bool supports(const StereoParams& params) const override;
+  // Device and host memory of a frame (frame_memory.h); the time is not estimated (fast).
+  FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
+  // cudaMemGetInfo's free memory of the current device; nullopt when the driver does not say.
+  std::optional<uint64_t> free_device_bytes() const override;
   DisparityResult collect();
   int frames_in_flight() const;
 

@@ -4,21 +4,17 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "src/core/error.h"
+#include "src/core/input_file.h"
 
 namespace sv {
 namespace {
 
+// --shader-dir names the folder, so the files are the user's: a FIFO there must not block.
 std::string read_text(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw RuntimeError("shader " + path + ": cannot be read");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return read_small_file(path, "shader", uint64_t{1} << 20);
 }
 
 std::string executable_dir() {

@@ -1,5 +1,6 @@
 #include "ui/viewer_options.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -57,13 +58,14 @@ ColorRange parse_range(const std::string& text) {
     range.fixed_min = std::strtof(lo.c_str(), &end1);
     range.fixed_max = std::strtof(hi.c_str(), &end2);
     if (!lo.empty() && !hi.empty() && *end1 == '\0' && *end2 == '\0' &&
+        std::isfinite(range.fixed_min) && std::isfinite(range.fixed_max) &&
         range.fixed_max > range.fixed_min) {
       range.mode = ColorRangeMode::Fixed;
       return range;
     }
   }
-  throw ViewerUsageError("--range needs search, auto or MIN:MAX with MIN < MAX, got \"" + text +
-                         "\"");
+  throw ViewerUsageError("--range needs search, auto or MIN:MAX (finite numbers, MIN < MAX), got \"" +
+                         text + "\"");
 }
 
 // The flags in order, with a cursor for their values.

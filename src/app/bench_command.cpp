@@ -7,6 +7,7 @@
 
 #include "src/app/engine_factory.h"
 #include "src/core/esaw_aggregation.h"
+#include "src/core/frame_budget.h"
 #include "src/core/synthetic_scene.h"
 
 namespace sv {
@@ -82,6 +83,23 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
   try {
     std::unique_ptr<StereoEngine> engine = make_engine(options.engine, err);
     std::vector<BenchRow> rows;
+    // Every row is checked before the first runs: one that cannot fit ends the bench before
+    // any time is spent, and slow rows are announced up front.
+    FrameBudget budget;
+    for (const auto& [width, height] : options.sizes) {
+      for (const std::string& algorithm : options.algorithms) {
+        for (int disparities : options.disparity_counts) {
+          StereoParams params = options.params;
+          params.algorithm = algorithm;
+          params.num_disparities = disparities;
+          require_valid(params);
+          const std::string slow = budget.check(*engine, width, height, params);
+          if (!slow.empty()) {
+            err << "note: " << slow << ", " << options.warmup + options.runs << " times for this row\n";
+          }
+        }
+      }
+    }
     if (!options.json) {
       out << "bench: engine " << engine->name() << ", " << options.warmup << " warm-up + "
           << options.runs << " timed frames per row; ms are medians [p10-p90], device to device\n\n"

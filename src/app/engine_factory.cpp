@@ -58,6 +58,14 @@ class FallbackEngine : public StereoEngine {
   bool supports_float_input(const StereoParams& params) const override {
     return fallback_.supports_float_input(params);
   }
+  // The engine that will compute the frame: the CUDA engine while it runs the algorithm.
+  FrameCost frame_cost(int width, int height, const StereoParams& params) const override {
+    if (primary_ && primary_->supports(params)) return primary_->frame_cost(width, height, params);
+    return fallback_.frame_cost(width, height, params);
+  }
+  std::optional<uint64_t> free_device_bytes() const override {
+    return primary_ ? primary_->free_device_bytes() : std::nullopt;
+  }
 
  private:
   // The same routing for 8-bit, colour, 16-bit and float input.

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <vector>
 
 #include "src/core/evaluation.h"
+#include "src/core/frame_budget.h"
 #include "src/core/stereo_engine.h"
 #include "src/io/dataset_loader.h"
 
@@ -262,8 +264,12 @@ void write_json(std::ostream& out, const EvalOptions& options, const std::string
 
 }  // namespace
 
-EvalComputeFn eval_compute_with(StereoEngine& engine) {
-  return [&engine](const ImageRgb8& left_image, const ImageRgb8& right_image, const StereoParams& params) {
+EvalComputeFn eval_compute_with(StereoEngine& engine, std::ostream& notices) {
+  auto budget = std::make_shared<FrameBudget>();
+  return [&engine, &notices, budget](const ImageRgb8& left_image, const ImageRgb8& right_image,
+                                     const StereoParams& params) {
+    const std::string slow = budget->check(engine, left_image.width(), left_image.height(), params);
+    if (!slow.empty()) notices << "note: " << slow << "\n";
     DisparityResult result = engine.compute(left_image, right_image, params);
     return EvalComputeResult{std::move(result.disparity), result.timings.total_ms()};
   };

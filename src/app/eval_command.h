@@ -29,9 +29,10 @@ using EvalComputeFn =
     std::function<EvalComputeResult(const ImageRgb8& left, const ImageRgb8& right, const StereoParams&)>;
 
 // Adapts an engine: its disparity (StereoEngine::compute on the colour pair, which matches the
-// gray views except where colour weights apply) and the sum of its stage timings. `engine` must
-// outlive the returned function.
-EvalComputeFn eval_compute_with(StereoEngine& engine);
+// gray views except where colour weights apply) and the sum of its stage timings. Each new size
+// is checked first (frame_budget.h): a pair that cannot fit is an InputError with the numbers,
+// a slow one a notice on `notices`. `engine` and `notices` must outlive the returned function.
+EvalComputeFn eval_compute_with(StereoEngine& engine, std::ostream& notices);
 
 // `stereoview eval`: loads every pair of options.dataset_dir (dataset_loader.h), computes each
 // with `compute` on the colour images with options.params, its num_disparities set to

@@ -14,7 +14,7 @@ int run_eval(const CliOptions& options, std::ostream& out, std::ostream& err) {
     eval.params_disparities_given = options.disparities_given;
     eval.json = options.json;
     eval.engine = engine->name();
-    return run_eval_command(eval, eval_compute_with(*engine), out, err);
+    return run_eval_command(eval, eval_compute_with(*engine, err), out, err);
   } catch (const std::exception& e) {
     err << "error: " << e.what() << "\n";
     return 1;

@@ -20,6 +20,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/evaluation.h"
+#include "src/core/frame_budget.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/image_formats.h"
 #include "src/core/output_folders.h"
@@ -175,18 +176,31 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     if (synthetic && !options.calib_path.empty()) {
       throw InputError("--calib applies to cameras and files; the synthetic scene is rectified");
     }
-    SyntheticSceneConfig scene_config;
-    scene_config.width = options.width;
-    scene_config.height = options.height;
-    scene_config.seed = options.seed;
-    scene_config.max_disparity = options.params.min_disparity + options.params.num_disparities;
-    const SyntheticScene scene(scene_config);
+    // Only for the synthetic source: its disparities must fit the search range, which other
+    // sources' ranges (negative ones for converging cameras) need not.
+    std::optional<SyntheticScene> scene;
+    if (synthetic) {
+      SyntheticSceneConfig scene_config;
+      scene_config.width = options.width;
+      scene_config.height = options.height;
+      scene_config.seed = options.seed;
+      scene_config.max_disparity = options.params.min_disparity + options.params.num_disparities;
+      scene.emplace(scene_config);
+    }
 
     const NoticeSink notices = [&err](const std::string& message) {
       err << "note: " << message << "\n";
     };
     std::unique_ptr<FrameSource> source;
     if (!synthetic) source = make_frame_source(options, notices);
+
+    // Each new frame size is checked before it is matched; the scene's size is known now.
+    FrameBudget budget;
+    const auto check_budget = [&](int width, int height) {
+      const std::string slow = budget.check(*engine, width, height, options.params);
+      if (!slow.empty()) err << "note: " << slow << "\n";
+    };
+    if (synthetic) check_budget(options.width, options.height);
 
     out << "stereoview: " << (synthetic ? "synthetic scene " + std::to_string(options.width) + "x" +
                                               std::to_string(options.height)
@@ -238,7 +252,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     while (done < limit && stop_signal() == 0) {
       SourceFrame frame;
       if (synthetic) {
-        SyntheticFrame rendered = scene.render(static_cast<int>(done));
+        SyntheticFrame rendered = scene->render(static_cast<int>(done));
         frame.pair.index = done;
         frame.pair.timestamp_s = rendered.timestamp_s;
         frame.pair.left = std::move(rendered.left);
@@ -268,6 +282,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         }
         reading_source = false;
       }
+      check_budget(frame.pair.left.width(), frame.pair.left.height());
       pacer.wait();
 
       if ((!frame.pair.left16.empty() || !frame.pair.leftf.empty()) && !depth_noted) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 #include "src/core/algorithm_registry.h"
 #include "src/core/colorize.h"
 #include "src/core/error.h"
+#include "src/core/input_file.h"
 #include "src/core/param_table.h"
 #include "src/core/stereo_params.h"
 
@@ -29,7 +29,8 @@ bool parse_number(const std::string& text, double& value) {
   if (text.empty()) return false;
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);
-  return *end == '\0' && std::isfinite(value);
+  // All of it: a NUL byte inside would end the number early.
+  return end == text.c_str() + text.size() && std::isfinite(value);
 }
 
 std::string join(const std::vector<std::string>& words, size_t from) {
@@ -142,9 +143,12 @@ class LineParser {
       event.value = words.size() > args ? words[args] : "";
     } else if (command == "seek") {
       expect_arguments(words, args, 1, "seek FRAME");
-      double frame = 0.0;
-      if (!parse_number(words[args], frame) || frame < 0 || frame != std::floor(frame)) {
-        fail("seek \"" + words[args] + "\": a frame number (a whole number >= 0)");
+      // Digits only: the viewer reads the value back as a 64-bit integer (1e3 or 1e30 would
+      // pass as whole numbers and come back as 1, or not at all).
+      const std::string& frame = words[args];
+      if (frame.empty() || frame.size() > 18 ||
+          frame.find_first_not_of("0123456789") != std::string::npos) {
+        fail("seek \"" + frame + "\": a frame number (a whole number >= 0, at most 18 digits)");
       }
       event.action = ScriptAction::Seek;
       event.value = words[args];
@@ -222,11 +226,7 @@ std::vector<ScriptEvent> parse_param_script(const std::string& text, const std::
 }
 
 std::vector<ScriptEvent> load_param_script(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw InputError("script " + path + ": cannot be read (missing or not readable)");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_param_script(text.str(), path);
+  return parse_param_script(read_small_file(path, "script", kMaxScriptFileBytes), path);
 }
 
 ScriptPlayer::ScriptPlayer(std::vector<ScriptEvent> events)

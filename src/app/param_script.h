@@ -53,6 +53,9 @@ const std::vector<std::string>& script_view_names();
 // Throws InputError "<origin>:<line>: <what is wrong>".
 std::vector<ScriptEvent> parse_param_script(const std::string& text,
                                             const std::string& origin = "script");
+// A regular file of at most kMaxScriptFileBytes (input_file.h: a FIFO, device or folder is an
+// InputError).
+constexpr uint64_t kMaxScriptFileBytes = uint64_t{16} << 20;
 std::vector<ScriptEvent> load_param_script(const std::string& path);
 
 // Hands out the events as their time comes, each once, in file order among those due together.

@@ -164,6 +164,10 @@ uint64_t ProcessingThread::compute_and_publish(StereoPair& pair) {
   frame.engine = engine_->name();
   const auto start = std::chrono::steady_clock::now();
   try {
+    // Each new size, parameter set or engine is checked before its first frame: one that cannot
+    // fit is reported like any failed frame, and the thread goes on with the next.
+    const std::string slow = budget_.check(*engine_, pair.left.width(), pair.left.height(), params);
+    if (!slow.empty()) notices_ << "note: " << slow << "\n";
     frame.result = match_rectifying_pair(*engine_, pair, params);
   } catch (const std::exception& e) {
     collect_notices();

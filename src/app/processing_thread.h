@@ -15,6 +15,7 @@
 
 #include "src/app/capture_thread.h"
 #include "src/app/timing_history.h"
+#include "src/core/frame_budget.h"
 #include "src/core/stereo_engine.h"
 
 namespace sv {
@@ -94,6 +95,7 @@ class ProcessingThread {
   EngineFactory factory_;
   std::ostringstream notices_;  // written only on the processing thread (and the constructor)
   std::unique_ptr<StereoEngine> engine_;
+  FrameBudget budget_;  // used only on the processing thread
   std::thread thread_;
 
   mutable std::mutex mutex_;  // guards everything below

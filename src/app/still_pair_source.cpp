@@ -31,7 +31,9 @@ bool is_netpbm(const std::string& path) {
 // empty). A float file's view is set by the constructor from the pair's range.
 void read_view(const std::string& path, ImageRgb8& view, ImageU16& gray16, ImageF32& grayf) {
   if (is_netpbm(path)) {
-    view = read_ppm(path);
+    NetpbmImage image = read_netpbm_full_depth(path);
+    view = std::move(image.view);
+    gray16 = std::move(image.gray16);
     return;
   }
   if (lower_extension(path) == "pfm") {  // the core's reader, so core-only builds have it too
@@ -44,7 +46,6 @@ void read_view(const std::string& path, ImageRgb8& view, ImageU16& gray16, Image
   gray16 = std::move(image.gray16);
   grayf = std::move(image.grayf);
 #else
-  (void)gray16;
   throw InputError(path + ": this build reads only PGM/PPM images (it was built without OpenCV)");
 #endif
 }

@@ -9,7 +9,7 @@ namespace sv {
 // A single rectified image pair as a one-frame source. PGM/PPM are read by the core, other
 // formats through the io layer when the build has OpenCV. Both images are read by the
 // constructor, so a missing file or a size mismatch is reported before anything runs.
-// 16-bit files (PNG, TIFF) keep their depth in StereoPair::left16 / right16 beside the 8-bit
+// 16-bit files (PNG, TIFF, PGM/PPM) keep their depth in StereoPair::left16 / right16 beside the 8-bit
 // views; both files must then be 16-bit. Float files (PFM through the core's reader, 32-bit float
 // TIFF through OpenCV) keep their values in StereoPair::leftf / rightf, the views being the pair's
 // 8-bit range view (float_view_range); both files must then be float.

@@ -9,6 +9,7 @@
 #include "src/core/census_cost.h"
 #include "src/core/census_transform.h"
 #include "src/core/confidence.h"
+#include "src/core/cpu_frame_cost.h"
 #include "src/core/disparity.h"
 #include "src/core/disparity_repair.h"
 #include "src/core/error.h"
@@ -19,6 +20,7 @@
 #include "src/core/hole_filling.h"
 #include "src/core/lr_check.h"
 #include "src/core/median_filter.h"
+#include "src/core/parallel_for.h"
 #include "src/core/pyramid.h"
 #include "src/core/rank_transform.h"
 #include "src/core/sgm_aggregation.h"
@@ -363,6 +365,10 @@ DisparityResult CpuEngine::compute(const ImageF32& left, const ImageF32& right,
 
 bool CpuEngine::supports_float_input(const StereoParams& params) const {
   return float_input_problem(params).empty();
+}
+
+FrameCost CpuEngine::frame_cost(int width, int height, const StereoParams& params) const {
+  return cpu_frame_cost(width, height, params, worker_count());
 }
 
 }  // namespace sv

@@ -22,6 +22,8 @@ class CpuEngine : public StereoEngine {
   DisparityResult compute(const ImageF32& left, const ImageF32& right,
                           const StereoParams& params) override;
   bool supports_float_input(const StereoParams& params) const override;
+  // Host memory and time on worker_count() threads (cpu_frame_cost.h).
+  FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
 };
 
 }  // namespace sv

@@ -13,36 +13,74 @@
 //   A negative scale means little-endian samples, a positive one big-endian; |scale| is ignored.
 //   Written files are "Pf\n<w> <h>\n-1\n" and little-endian.
 //
-// Readers load the whole file, so a truncated raster is reported with the byte counts.
+// Readers take only regular files (input_file.h), parse the header from the first
+// kMaxHeaderBytes and then read exactly the raster it announces: trailing data (Netpbm allows
+// several images in one file) costs nothing, and a truncated raster is reported with the byte
+// counts.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 #include "src/core/error.h"
+#include "src/core/high_bit_depth.h"
+#include "src/core/input_file.h"
 
 namespace sv {
 namespace {
 
 // Guards against absurd headers before allocating (2^28 pixels = 1 GiB of floats).
 constexpr long long kMaxPixels = 1LL << 28;
+// Comments aside, a header is a few dozen bytes; no real one comes near this.
+constexpr size_t kMaxHeaderBytes = size_t{1} << 20;
 
-std::string read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file for reading (missing or unreadable)");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(path + ": read error");
-  return bytes;
-}
+// An image file opened for reading: its first bytes for the header parser, then the raster.
+class ImageFile {
+ public:
+  explicit ImageFile(const std::string& path)
+      : path_(path), size_(require_regular_file(path, "image")), in_(path, std::ios::binary) {
+    if (!in_) throw InputError(path + ": cannot open file for reading (permission denied?)");
+    head_.resize(static_cast<size_t>(std::min<uint64_t>(size_, kMaxHeaderBytes)));
+    in_.read(head_.data(), static_cast<std::streamsize>(head_.size()));
+    if (static_cast<size_t>(in_.gcount()) != head_.size()) throw InputError(path + ": read error");
+  }
+
+  const std::string& head() const { return head_; }
+  // True when the header may go on past the bytes read (a header longer than kMaxHeaderBytes).
+  bool head_is_cut() const { return head_.size() < size_; }
+
+  // `count` bytes from `offset`; InputError with both byte counts when the file is shorter.
+  std::vector<unsigned char> raster(size_t offset, size_t count) {
+    const uint64_t available = size_ > offset ? size_ - offset : 0;
+    if (available < count) {
+      throw InputError(path_ + ": truncated pixel data (expected " + std::to_string(count) +
+                       " bytes, got " + std::to_string(available) + ")");
+    }
+    std::vector<unsigned char> bytes(count);
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(offset));
+    in_.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(count));
+    if (static_cast<size_t>(in_.gcount()) != count) throw InputError(path_ + ": read error");
+    return bytes;
+  }
+
+ private:
+  std::string path_;
+  uint64_t size_;
+  std::ifstream in_;
+  std::string head_;
+};
 
 // Walks the ASCII header of a Netpbm or PFM file.
 class HeaderParser {
  public:
-  HeaderParser(const std::string& path, const std::string& bytes) : path_(path), bytes_(bytes) {}
+  HeaderParser(const std::string& path, const ImageFile& file)
+      : path_(path), bytes_(file.head()), cut_(file.head_is_cut()) {}
 
   std::string magic() {
     if (bytes_.size() < 2) throw InputError(path_ + ": file too short for an image header");
@@ -56,7 +94,11 @@ class HeaderParser {
     skip_space_and_comments();
     const size_t start = pos_;
     while (pos_ < bytes_.size() && !is_space(bytes_[pos_]) && bytes_[pos_] != '#') ++pos_;
-    if (pos_ == start) throw InputError(path_ + ": truncated header (missing " + what + ")");
+    if (pos_ == start || (cut_ && pos_ == bytes_.size())) {
+      throw InputError(path_ + (cut_ ? ": header longer than " + std::to_string(kMaxHeaderBytes) +
+                                           " bytes (missing " + what + ")"
+                                     : ": truncated header (missing " + std::string(what) + ")"));
+    }
     return bytes_.substr(start, pos_ - start);
   }
 
@@ -91,7 +133,9 @@ class HeaderParser {
   // The single whitespace byte that ends every header; returns the raster's offset.
   size_t end_of_header() {
     if (pos_ >= bytes_.size() || !is_space(bytes_[pos_])) {
-      throw InputError(path_ + ": truncated header (no whitespace before pixel data)");
+      throw InputError(path_ + (cut_ && pos_ >= bytes_.size()
+                                    ? ": header longer than " + std::to_string(kMaxHeaderBytes) + " bytes"
+                                    : ": truncated header (no whitespace before pixel data)"));
     }
     return pos_ + 1;
   }
@@ -115,15 +159,9 @@ class HeaderParser {
 
   const std::string& path_;
   const std::string& bytes_;
+  bool cut_;
   size_t pos_ = 0;
 };
-
-void check_raster_size(const std::string& path, size_t available, size_t expected) {
-  if (available < expected) {
-    throw InputError(path + ": truncated pixel data (expected " + std::to_string(expected) +
-                     " bytes, got " + std::to_string(available) + ")");
-  }
-}
 
 void check_pixel_count(const std::string& path, long long width, long long height) {
   if (width * height > kMaxPixels) {
@@ -142,8 +180,8 @@ struct NetpbmRaster {
 };
 
 NetpbmRaster read_netpbm(const std::string& path, bool accept_p5, bool accept_p6) {
-  const std::string bytes = read_whole_file(path);
-  HeaderParser header(path, bytes);
+  ImageFile file(path);
+  HeaderParser header(path, file);
   const std::string magic = header.magic();
   NetpbmRaster raster;
   if (magic == "P5" && accept_p5) {
@@ -166,15 +204,30 @@ NetpbmRaster read_netpbm(const std::string& path, bool accept_p5, bool accept_p6
   raster.sixteen_bit = maxval > 255;
   const size_t sample_count = static_cast<size_t>(width * height) * raster.channels;
   const size_t bytes_per_sample = raster.sixteen_bit ? 2 : 1;
-  check_raster_size(path, bytes.size() - offset, sample_count * bytes_per_sample);
+  const std::vector<unsigned char> bytes = file.raster(offset, sample_count * bytes_per_sample);
 
   raster.samples.resize(sample_count);
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + offset);
+  const unsigned char* data = bytes.data();
   for (size_t i = 0; i < sample_count; ++i) {
     raster.samples[i] =
         raster.sixteen_bit ? static_cast<uint16_t>((data[2 * i] << 8) | data[2 * i + 1]) : data[i];
   }
   return raster;
+}
+
+// The 8-bit colour image of a raster: 16-bit samples give their high byte (eight_bit_value), gray
+// is replicated into r, g, b.
+ImageRgb8 colour_view(const NetpbmRaster& raster) {
+  ImageRgb8 image(raster.width, raster.height);
+  for (size_t i = 0; i < image.size(); ++i) {
+    const size_t s = i * raster.channels;
+    const auto channel = [&](int c) {
+      const uint16_t sample = raster.samples[s + (raster.channels == 3 ? c : 0)];
+      return raster.sixteen_bit ? eight_bit_value(sample) : static_cast<uint8_t>(sample);
+    };
+    image.data()[i] = Rgb8{channel(0), channel(1), channel(2)};
+  }
+  return image;
 }
 
 std::ofstream open_for_writing(const std::string& path) {
@@ -200,8 +253,8 @@ bool host_is_little_endian() {
 }  // namespace
 
 ImageF32 read_pfm(const std::string& path) {
-  const std::string bytes = read_whole_file(path);
-  HeaderParser header(path, bytes);
+  ImageFile file(path);
+  HeaderParser header(path, file);
   const std::string magic = header.magic();
   int channels = 0;
   if (magic == "Pf") {
@@ -222,10 +275,11 @@ ImageF32 read_pfm(const std::string& path) {
   const bool little_endian = scale < 0.0;
 
   const size_t row_floats = static_cast<size_t>(width) * channels;
-  check_raster_size(path, bytes.size() - offset, row_floats * static_cast<size_t>(height) * 4);
+  const std::vector<unsigned char> bytes =
+      file.raster(offset, row_floats * static_cast<size_t>(height) * 4);
 
   ImageF32 image(static_cast<int>(width), static_cast<int>(height));
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + offset);
+  const unsigned char* data = bytes.data();
   for (int y = 0; y < image.height(); ++y) {
     // File row 0 is the bottom image row.
     const unsigned char* file_row =
@@ -288,16 +342,21 @@ ImageU16 read_pgm16(const std::string& path) {
   return image;
 }
 
-ImageRgb8 read_ppm(const std::string& path) {
+ImageRgb8 read_ppm(const std::string& path) { return colour_view(read_netpbm(path, true, true)); }
+
+NetpbmImage read_netpbm_full_depth(const std::string& path) {
   const NetpbmRaster raster = read_netpbm(path, true, true);
-  ImageRgb8 image(raster.width, raster.height);
-  const int shift = raster.sixteen_bit ? 8 : 0;
-  for (size_t i = 0; i < image.size(); ++i) {
-    const size_t s = i * raster.channels;
-    const auto channel = [&](int c) {
-      return static_cast<uint8_t>(raster.samples[s + (raster.channels == 3 ? c : 0)] >> shift);
-    };
-    image.data()[i] = Rgb8{channel(0), channel(1), channel(2)};
+  NetpbmImage image{colour_view(raster), ImageU16()};
+  if (!raster.sixteen_bit) return image;
+  image.gray16 = ImageU16(raster.width, raster.height);
+  for (size_t i = 0; i < image.gray16.size(); ++i) {
+    const uint16_t* p = &raster.samples[i * raster.channels];
+    if (raster.channels == 3) {
+      const uint32_t r = p[0], g = p[1], b = p[2];
+      image.gray16.data()[i] = static_cast<uint16_t>((77 * r + 150 * g + 29 * b + 128) >> 8);
+    } else {
+      image.gray16.data()[i] = p[0];
+    }
   }
   return image;
 }

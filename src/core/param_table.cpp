@@ -1,6 +1,7 @@
 #include "src/core/param_table.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
 #include "src/core/output_folders.h"
+#include "src/core/input_file.h"
 
 namespace sv {
 namespace {
@@ -19,24 +21,40 @@ std::string trim(const std::string& s) {
   return s.substr(begin, end - begin + 1);
 }
 
+// The value is quoted up to 40 characters, control bytes as '?', so a line of junk still gives
+// a one-line, printable message.
 [[noreturn]] void bad_value(const std::string& key, const std::string& value, const char* what) {
-  throw InputError("--" + key + ": \"" + value + "\" is not " + what);
+  std::string shown = value.size() > 40 ? value.substr(0, 40) + "..." : value;
+  for (char& c : shown) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  throw InputError("--" + key + ": \"" + shown + "\" is not " + what);
+}
+
+// True when strto* consumed all of `value`: a NUL byte inside (a binary file read as a preset)
+// would otherwise end the number early.
+bool parsed_whole(const std::string& value, const char* end) {
+  return !value.empty() && end == value.c_str() + value.size();
 }
 
 int parse_int(const std::string& key, const std::string& value) {
   char* end = nullptr;
   errno = 0;
   const long v = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || errno != 0 || v < -1000000000L || v > 1000000000L) {
-    bad_value(key, value, "an integer");
+  if (!parsed_whole(value, end)) bad_value(key, value, "an integer");
+  if (errno != 0 || v < -1000000000L || v > 1000000000L) {
+    bad_value(key, value, "an integer of at most 1000000000 either way");
   }
   return static_cast<int>(v);
 }
 
+// Finite only: strtof takes "inf", "nan" and rounds 1e39 to infinity, none of which any
+// parameter means (nor could a preset give it back).
 float parse_float(const std::string& key, const std::string& value) {
   char* end = nullptr;
   const float v = std::strtof(value.c_str(), &end);
-  if (value.empty() || *end != '\0') bad_value(key, value, "a number");
+  if (!parsed_whole(value, end)) bad_value(key, value, "a number");
+  if (!std::isfinite(v)) bad_value(key, value, "a finite number (at most about 3.4e38)");
   return v;
 }
 
@@ -316,14 +334,17 @@ StereoParams parse_preset_text(const std::string& text, const StereoParams& defa
 }
 
 StereoParams load_preset_file(const std::string& path, const StereoParams& defaults) {
-  std::ifstream file(path);
-  if (!file) throw InputError("cannot open preset file \"" + path + "\"");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_preset_text(text.str(), defaults, path);
+  return parse_preset_text(read_small_file(path, "preset file", kMaxPresetFileBytes), defaults, path);
 }
 
 void save_preset_file(const std::string& path, const StereoParams& params) {
+  // A preset is read back by parse_preset_text, which takes no value validate() refuses.
+  const auto problems = params.validate();
+  if (!problems.empty()) {
+    std::string reasons;
+    for (const auto& p : problems) reasons += (reasons.empty() ? "" : "; ") + p;
+    throw InputError("not writing preset file \"" + path + "\": " + reasons);
+  }
   create_parent_folders(path, "preset file");
   std::ofstream file(path);
   if (!file) throw RuntimeError("cannot write preset file \"" + path + "\"");

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -32,6 +33,10 @@ void set_param(StereoParams& params, const std::string& key, const std::string& 
 
 // Preset files: "key = value" lines, '#' comments, unknown keys are errors (a typo must not pass
 // silently). to_preset_text writes every field, so a preset pins the whole configuration.
+// load_preset_file takes a regular file of at most kMaxPresetFileBytes (a folder, FIFO or device
+// is an InputError, input_file.h); save_preset_file refuses parameters validate() rejects, so a
+// preset never holds a value (inf, nan, out of range) that cannot be loaded back.
+constexpr uint64_t kMaxPresetFileBytes = uint64_t{1} << 20;
 std::string to_preset_text(const StereoParams& params);
 StereoParams parse_preset_text(const std::string& text, const StereoParams& defaults = {},
                                const std::string& origin = "preset");

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "src/core/error.h"
@@ -35,6 +37,15 @@ struct DisparityResult {
   // Set only when both hold (device results kept, views rectified by the engine): the same views
   // still on the engine's device (the CUDA engine's DeviceViews), for display without the host.
   std::shared_ptr<const DeviceResult> device_views;
+};
+
+// What one frame costs an engine, estimated before anything is allocated, so that a frame that
+// cannot fit is refused with the numbers instead of failing (or swapping) halfway
+// (frame_budget.h checks it before the first frame of each size).
+struct FrameCost {
+  uint64_t host_bytes = 0;    // peak host memory of the frame, its input images excluded
+  uint64_t device_bytes = 0;  // peak device memory; 0 for an engine without a device
+  double seconds = 0.0;       // expected time of the frame; 0 when not estimated (fast engines)
 };
 
 // The contract shared by the CPU reference engine and the CUDA engine: the same parameters give
@@ -86,6 +97,14 @@ class StereoEngine {
   // False for an algorithm this engine has no implementation of (a frontend then routes the
   // frame to the CPU reference instead).
   virtual bool supports(const StereoParams& /*params*/) const { return true; }
+  // The cost of one frame of this size with `params` (valid parameters); the default knows
+  // nothing and says zero. Throws InputError for a size compute() would refuse (a pyramid
+  // deeper than the image allows).
+  virtual FrameCost frame_cost(int /*width*/, int /*height*/, const StereoParams& /*params*/) const {
+    return {};
+  }
+  // The device memory free now (the CUDA engine asks the driver); nullopt without a device.
+  virtual std::optional<uint64_t> free_device_bytes() const { return std::nullopt; }
 };
 
 // Checks what every engine requires of an input pair; throws InputError with both sizes.

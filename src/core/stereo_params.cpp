@@ -1,5 +1,6 @@
 #include "src/core/stereo_params.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "src/core/algorithm_registry.h"
@@ -73,9 +74,11 @@ std::vector<std::string> StereoParams::validate() const {
   if (window < 3 || window > 21 || window % 2 == 0) {
     problems.push_back("window size must be odd and in 3..21, got " + std::to_string(window));
   }
-  if (!(bm_max_cost >= 0.0f)) {
-    problems.push_back("block matching maximum cost must be >= 0 (0 = off), got " +
-                       std::to_string(bm_max_cost));
+  if (!(bm_max_cost >= 0.0f) || !std::isfinite(bm_max_cost)) {
+    std::ostringstream msg;
+    msg << "block matching maximum cost must be a finite number >= 0 (0 = off), got "
+        << bm_max_cost;
+    problems.push_back(msg.str());
   }
   if (!(zncc_min >= -1.0f && zncc_min <= 1.0f)) {
     problems.push_back("ZNCC minimum must be in -1..1, got " + std::to_string(zncc_min));
@@ -112,7 +115,8 @@ std::vector<std::string> StereoParams::validate() const {
   check_float_range(problems, "cost scale lambda", ad_lambda, 0.001f, 100.0f);
   check_float_range(problems, "ESMP smoothness slope c", esmp_c, 0.0f, 100.0f);
   check_float_range(problems, "ESMP smoothness cap eta", esmp_eta, 0.0f, 10.0f);
-  if (pyramid_levels > 0) {
+  // Only for counts and levels in range: the shift below must not reach 32 bits.
+  if (pyramid_levels > 0 && pyramid_levels <= 4 && num_disparities >= 1 && num_disparities <= 256) {
     // The coarsest level searches ceil(num_disparities / 2^levels) candidates; it needs at least 2.
     const int coarse = (num_disparities + (1 << pyramid_levels) - 1) >> pyramid_levels;
     if (coarse < 2) {

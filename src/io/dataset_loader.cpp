@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "src/core/error.h"
 #include "src/core/image_formats.h"
+#include "src/core/input_file.h"
 #include "src/io/png_io.h"
 
 namespace sv {
@@ -20,6 +20,8 @@ namespace {
 constexpr int kMaxDisparities = 256;      // StereoParams' upper bound
 constexpr int kKittiDisparities = 192;
 constexpr int kCollectionDepth = 2;       // subfolders, and their subfolders
+// Middlebury's calib.txt holds two camera matrices and a few numbers (about 200 bytes).
+constexpr uint64_t kMaxCalibTextBytes = uint64_t{1} << 20;
 
 // Middlebury 2001/2003 pair folders name their files differently per scene.
 struct MiddleburyPairNaming {
@@ -60,6 +62,13 @@ bool is_file(const fs::path& p) {
   return fs::is_regular_file(p, ec);
 }
 
+// For the files a recognised layout reads: anything there by that name (a FIFO or a folder too)
+// goes to the reader, which refuses what is not a regular file with its reason.
+bool is_present(const fs::path& p) {
+  std::error_code ec;
+  return fs::exists(p, ec);
+}
+
 bool is_dir(const fs::path& p) {
   std::error_code ec;
   return fs::is_directory(p, ec);
@@ -81,6 +90,8 @@ int disparities_for_ground_truth(const ImageF32& truth) {
   for (float d : truth.pixels()) {
     if (std::isfinite(d)) max_disparity = std::max(max_disparity, d);
   }
+  // Compared as a float first: a ground truth of 2^31 or more would not fit the int.
+  if (max_disparity >= static_cast<float>(kMaxDisparities)) return kMaxDisparities;
   const int needed = static_cast<int>(std::floor(max_disparity)) + 1;
   return std::min(kMaxDisparities, (needed + 15) / 16 * 16);
 }
@@ -103,7 +114,7 @@ void load_pair_images(StereoSample& sample, const fs::path& left, const fs::path
 }
 
 ImageU8 load_optional_mask(const fs::path& file, const ImageRgb8& left, const fs::path& left_file) {
-  if (!is_file(file)) return {};
+  if (!is_present(file)) return {};
   ImageU8 mask = read_image_gray(file.string());
   require_same_size(mask, left, file, left_file);
   return mask;
@@ -126,7 +137,7 @@ const MiddleburyPairNaming* find_middlebury_pair(const fs::path& dir) {
 StereoSample load_middlebury_pair(const fs::path& dir, const MiddleburyPairNaming& n,
                                   const std::string& name) {
   const fs::path gt_file = dir / n.ground_truth;
-  if (!is_file(gt_file)) {
+  if (!is_present(gt_file)) {
     throw InputError("'" + dir.string() + "' holds the Middlebury pair " + n.left + " / " +
                      n.right + " but no ground truth " + n.ground_truth);
   }
@@ -150,7 +161,7 @@ bool is_middlebury_2014(const fs::path& dir) {
 
 // calib.txt's "ndisp=<n>" line; 0 when absent.
 int read_ndisp(const fs::path& calib) {
-  std::ifstream in(calib);
+  std::istringstream in(read_small_file(calib.string(), "calibration", kMaxCalibTextBytes));
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("ndisp=", 0) == 0) {
@@ -166,7 +177,7 @@ int read_ndisp(const fs::path& calib) {
 
 StereoSample load_middlebury_2014(const fs::path& dir, const std::string& name) {
   const fs::path gt_file = dir / "disp0GT.pfm";
-  if (!is_file(gt_file)) {
+  if (!is_present(gt_file)) {
     throw InputError("'" + dir.string() +
                      "' holds the Middlebury 2014 pair im0.png / im1.png but no ground truth "
                      "disp0GT.pfm");
@@ -177,7 +188,7 @@ StereoSample load_middlebury_2014(const fs::path& dir, const std::string& name) 
   sample.ground_truth = read_pfm(gt_file.string());
   require_same_size(sample.ground_truth, sample.left, gt_file, dir / "im0.png");
   sample.masks.nonocc = load_optional_mask(dir / "mask0nocc.png", sample.left, dir / "im0.png");
-  const int ndisp = is_file(dir / "calib.txt") ? read_ndisp(dir / "calib.txt") : 0;
+  const int ndisp = is_present(dir / "calib.txt") ? read_ndisp(dir / "calib.txt") : 0;
   sample.num_disparities = ndisp > 0 ? std::min(ndisp, kMaxDisparities)
                                      : disparities_for_ground_truth(sample.ground_truth);
   return sample;
@@ -217,11 +228,11 @@ std::vector<StereoSample> load_kitti(const KittiFolder& kitti, const std::string
   for (const fs::path& frame : frames) {
     const fs::path occ_file = occ_dir / frame;
     const fs::path noc_file = noc_dir / frame;
-    const bool has_occ = is_file(occ_file), has_noc = is_file(noc_file);
+    const bool has_occ = is_present(occ_file), has_noc = is_present(noc_file);
     if (!has_occ && !has_noc) continue;  // e.g. the _11 frames of scene flow: no ground truth
     const fs::path left_file = kitti.root / n.left / frame;
     const fs::path right_file = kitti.root / n.right / frame;
-    if (!is_file(right_file)) {
+    if (!is_present(right_file)) {
       throw InputError("KITTI frame '" + left_file.string() + "' has no right image '" +
                        right_file.string() + "'");
     }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -13,6 +14,7 @@ extern "C" {
 }
 
 #include "src/core/error.h"
+#include "src/core/input_file.h"
 
 namespace sv {
 
@@ -38,6 +40,7 @@ FfmpegVideoReader::FfmpegVideoReader(const std::string& path, Pixels pixels)
   // Every failure comes back as an exception with a message; FFmpeg's own log would only
   // repeat it (or chatter about encoder settings) on stderr.
   av_log_set_level(AV_LOG_FATAL);
+  require_regular_file(path, "video");  // a FIFO or device would block or never end
   Context& c = *context_;
   if (avformat_open_input(&c.format, path.c_str(), nullptr, nullptr) < 0) {
     throw InputError("cannot open video '" + path + "' (missing, unreadable or not a video)");
@@ -112,6 +115,8 @@ int64_t FfmpegVideoReader::frame_count() const {
 
 std::optional<int> video_gray_bits(const std::string& path) {
   av_log_set_level(AV_LOG_FATAL);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   AVFormatContext* format = nullptr;
   if (avformat_open_input(&format, path.c_str(), nullptr, nullptr) < 0) return std::nullopt;
   std::optional<int> bits;

@@ -17,7 +17,8 @@ class FfmpegVideoReader {
  public:
   enum class Pixels { Rgb8, Gray16 };
 
-  // InputError naming the file: missing, no video stream, no decoder.
+  // InputError naming the file: missing, not a regular file (a FIFO would block), no video
+  // stream, no decoder.
   FfmpegVideoReader(const std::string& path, Pixels pixels);
   ~FfmpegVideoReader();
   FfmpegVideoReader(const FfmpegVideoReader&) = delete;
@@ -61,7 +62,7 @@ class FfmpegVideoReader {
 
 // The bits per sample of the first video stream of `path` when its pixel format is gray (what
 // gray_bits() says), 0 for colour video; nullopt when FFmpeg cannot open the file or find a
-// decodable video stream in it.
+// decodable video stream in it, or it is not a regular file.
 std::optional<int> video_gray_bits(const std::string& path);
 
 }  // namespace sv

@@ -6,6 +6,7 @@
 
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
+#include "src/core/input_file.h"
 #include "src/io/png_io.h"
 
 namespace sv {
@@ -41,6 +42,12 @@ std::optional<NumberPattern> parse_pattern(const std::string& name, const std::s
   if (p.prefix.find('%') != std::string::npos || p.suffix.find('%') != std::string::npos) {
     throw InputError("image pattern '" + spec + "' has more than one % conversion");
   }
+  // A printed number has at most 19 digits: a wider field matches nothing (and would be padded
+  // into a string of that length for every file of the folder).
+  if (width.size() > 2 || (!width.empty() && std::stoi(width) > 19)) {
+    throw InputError("image pattern '" + spec + "': the field width " + width +
+                     " is larger than any frame number (at most 19)");
+  }
   p.min_digits = width.empty() ? 1 : std::stoi(width);
   return p;
 }
@@ -65,12 +72,15 @@ long long match_number(const std::string& name, const NumberPattern& p) {
   return printed == digits ? number : -1;
 }
 
+// Every format read_image_full_depth reads: PFM and Netpbm through the core, the rest through
+// the decoders of Debian's OpenCV (OpenEXR is off unless an environment variable enables it).
 bool is_image_file(const fs::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* known : {".png", ".jpg", ".jpeg", ".bmp", ".ppm", ".pgm", ".pnm", ".tif",
-                            ".tiff", ".webp"}) {
+  for (const char* known : {".png", ".jpg", ".jpeg", ".jpe", ".jp2", ".bmp", ".dib", ".webp",
+                            ".pbm", ".pgm", ".ppm", ".pnm", ".pxm", ".pfm", ".tif", ".tiff",
+                            ".hdr", ".pic", ".sr", ".ras"}) {
     if (ext == known) return true;
   }
   return false;
@@ -154,7 +164,10 @@ std::vector<std::string> list_image_sequence(const std::string& spec) {
   if (const auto pattern = parse_pattern(name, spec)) return list_pattern(spec, *pattern);
   std::error_code ec;
   if (fs::is_directory(spec, ec)) return list_folder(spec);
-  if (fs::is_regular_file(spec, ec)) return {spec};
+  if (fs::exists(spec, ec)) {
+    require_regular_file(spec, "image");  // a FIFO or device would block or never end
+    return {spec};
+  }
   throw InputError("cannot read '" + spec + "': no such file or folder");
 }
 

@@ -11,8 +11,9 @@ namespace sv {
 // The files an image sequence names, in playback order. `spec` is one of:
 //   - a printf pattern with one integer conversion (%d, %4d, %04d) in the file name, e.g.
 //     "rec/left_%04d.png": every file of that folder matching it, in numeric order (gaps allowed);
-//   - a folder: every image file in it (png, jpg, jpeg, bmp, ppm, pgm, pnm, tif, tiff, webp), in
-//     natural order (frame2 before frame10);
+//   - a folder: every image file in it (png, jpg, jpeg, jpe, jp2, bmp, dib, webp, pbm, pgm, ppm,
+//     pnm, pxm, pfm, tif, tiff, hdr, pic, sr, ras: what a single image file may be), in natural
+//     order (frame2 before frame10);
 //   - a single image file.
 // InputError when nothing matches, the folder is missing, or the pattern is malformed.
 std::vector<std::string> list_image_sequence(const std::string& spec);

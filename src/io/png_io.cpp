@@ -1,27 +1,34 @@
 #include "src/io/png_io.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <vector>
 
+#include "src/core/byte_count.h"
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
+#include "src/core/image_formats.h"
+#include "src/core/input_file.h"
 #include "src/io/atomic_file.h"
 
 namespace sv {
 
 namespace {
 
+// The largest image file read: 2^28 pixels (the core readers' limit) of four float channels,
+// uncompressed, with room for metadata. OpenCV would read a larger file whole before refusing.
+constexpr uint64_t kMaxImageFileBytes = (uint64_t{1} << 32) + (uint64_t{1} << 24);
+
 // Decodes `path` with `flags`, turning every failure into an InputError that names the file.
 cv::Mat read_with_opencv(const std::string& path, int flags) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw InputError("cannot read image '" + path + "': no such file");
-  }
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError("cannot read image '" + path + "': not a regular file");
+  const uint64_t size = require_regular_file(path, "image");
+  if (size > kMaxImageFileBytes) {
+    throw InputError("cannot read image '" + path + "': it holds " + format_bytes(size) +
+                     ", more than any image file it could decode (" +
+                     format_bytes(kMaxImageFileBytes) + ")");
   }
   cv::Mat mat;
   try {
@@ -111,23 +118,44 @@ ImageU16 read_image_u16(const std::string& path) {
                    "-bit samples");
 }
 
+// A float gray image with its own 8-bit range view (the sources rescale a pair to one range).
+static FullDepthImage float_image(ImageF32 gray) {
+  FullDepthImage image{ImageRgb8(), ImageU16(), std::move(gray)};
+  image.view = to_rgb(eight_bit_view(image.grayf, float_view_range(image.grayf, image.grayf,
+                                                                     StereoParams())));
+  return image;
+}
+
 // A 32-bit float file: gray only, since a float colour file has no agreed weighting.
 static FullDepthImage read_float_image(const std::string& path, const cv::Mat& mat) {
   if (mat.channels() != 1) {
     throw InputError("cannot read float image '" + path + "': it has " +
                      std::to_string(mat.channels()) + " channels (only gray float images are read)");
   }
-  FullDepthImage image{ImageRgb8(), ImageU16(), ImageF32(mat.cols, mat.rows)};
+  ImageF32 gray(mat.cols, mat.rows);
   for (int y = 0; y < mat.rows; ++y) {
     const float* src = mat.ptr<float>(y);
-    std::copy(src, src + mat.cols, image.grayf.row(y));
+    std::copy(src, src + mat.cols, gray.row(y));
   }
-  image.view = to_rgb(eight_bit_view(image.grayf, float_view_range(image.grayf, image.grayf,
-                                                                     StereoParams())));
-  return image;
+  return float_image(std::move(gray));
+}
+
+static std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
 }
 
 FullDepthImage read_image_full_depth(const std::string& path) {
+  // PFM and Netpbm through the core's readers, as a single pair reads them (StillPairSource),
+  // so a file gives the same values alone, in a folder or under a pattern.
+  const std::string ext = lower_extension(path);
+  if (ext == ".pfm") return float_image(read_pfm(path));
+  if (ext == ".pgm" || ext == ".ppm" || ext == ".pnm") {
+    NetpbmImage netpbm = read_netpbm_full_depth(path);
+    return FullDepthImage{std::move(netpbm.view), std::move(netpbm.gray16), ImageF32()};
+  }
   const cv::Mat mat = read_with_opencv(path, cv::IMREAD_UNCHANGED);
   if (mat.depth() == CV_32F) return read_float_image(path, mat);
   if (mat.depth() != CV_16U) return FullDepthImage{read_image_rgb(path), ImageU16(), ImageF32()};

@@ -7,8 +7,8 @@
 namespace sv {
 
 // Image files through OpenCV: anything imread decodes (PNG, JPEG, PPM/PGM, BMP, TIFF...).
-// Readers throw InputError naming the file (missing, undecodable, wrong kind); writers throw
-// RuntimeError naming the file.
+// Readers throw InputError naming the file (missing, not a regular file, larger than any image,
+// undecodable, wrong kind); writers throw RuntimeError naming the file.
 
 // Colour as sRGB; gray files are replicated into r, g, b; alpha is dropped; 16-bit files are
 // reduced to 8 bits by OpenCV (value / 256).
@@ -29,7 +29,8 @@ ImageU16 read_image_u16(const std::string& path);
 // sample (eight_bit_value in high_bit_depth.h); an 8-bit file reads as read_image_rgb and leaves
 // `gray16` empty. A single-channel 32-bit float file (TIFF) fills `grayf` instead, its view
 // being the 8-bit range view of that one image (float_view_range in high_bit_depth.h); float
-// files of several channels are an InputError.
+// files of several channels are an InputError. PFM and PGM/PPM/PNM files are read by the core's
+// readers (image_formats.h: a 16-bit PGM/PPM keeps its depth, a three-channel PFM gives its first).
 struct FullDepthImage {
   ImageRgb8 view;
   ImageU16 gray16;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <opencv2/core.hpp>
 
+#include "src/core/byte_count.h"
 #include "src/core/error.h"
 #include "src/io/calibration_checks.h"
 #include "src/io/calibration_files.h"

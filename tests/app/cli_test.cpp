@@ -2,8 +2,15 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
+#include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
+#include "src/core/frame_budget.h"
 #include "src/core/image_formats.h"
 #include "src/core/param_table.h"
 #include "src/core/synthetic_scene.h"
@@ -108,6 +115,88 @@ TEST(Cli, MissingFileIsARuntimeErrorNamingIt) {
                                  "/nonexistent/r.png"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "/nonexistent/l.png")) << r.err;
+}
+
+// A FIFO as an image, an image name linked to /dev/zero and --preset /dev/zero used never to
+// return; each is now refused at once with its reason (the time limit keeps the test from hanging).
+TEST(Cli, FifosDevicesAndFoldersAreRefusedNotWaitedFor) {
+  const std::string dir = make_temp_dir("cli_fifo");
+  ASSERT_EQ(mkfifo((dir + "/fifo.pgm").c_str(), 0600), 0);
+  ASSERT_EQ(symlink("/dev/zero", (dir + "/zero.pgm").c_str()), 0);
+  write_pgm(dir + "/r.pgm", ImageU8(40, 30, 100));
+  const struct {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"--left", dir + "/fifo.pgm", "--right", dir + "/r.pgm"}, "fifo.pgm': a FIFO (named pipe), not a regular file"},
+      {{"--left", dir + "/r.pgm", "--right", dir + "/zero.pgm"}, "zero.pgm': a character device, not a regular file"},
+      {{"--preset", "/dev/zero"}, "preset file '/dev/zero': a character device, not a regular file"},
+      {{"--preset", dir + "/fifo.pgm"}, "fifo.pgm': a FIFO (named pipe), not a regular file"},
+      {{"--preset", dir}, "cannot read preset file '" + dir + "': a folder, not a regular file"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"--headless", "--engine", "cpu", "--size", "64x48"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = run_stereoview(args, 30);
+    EXPECT_FALSE(r.timed_out) << c.args[1] << " was waited for";
+    EXPECT_EQ(r.exit_code, 1) << c.args[1];
+    EXPECT_TRUE(contains(r.err, c.message)) << r.err;
+  }
+}
+
+// The headless runner built the synthetic scene whatever the source, so a valid negative range
+// (converging cameras) failed with "synthetic scene: max_disparity -32 must be at least 1".
+TEST(Cli, NegativeRangeWorksWithFileSources) {
+  const std::string dir = make_temp_dir("cli_negative");
+  SyntheticSceneConfig config;
+  config.width = 96;
+  config.height = 64;
+  config.max_disparity = 16;
+  const SyntheticFrame frame = SyntheticScene(config).render(0);
+  // Swapped views: the disparities are negative.
+  write_ppm(dir + "/left.ppm", frame.right);
+  write_ppm(dir + "/right.ppm", frame.left);
+  const auto r = run_stereoview({"--headless", "--engine", "cpu", "--left", dir + "/left.ppm",
+                                 "--right", dir + "/right.ppm", "--min-disparity", "-64",
+                                 "--disparities", "32"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "done: 1 frame")) << r.out;
+  // The synthetic scene itself still needs a positive range.
+  const auto s = run_stereoview({"--headless", "--engine", "cpu", "--size", "64x48",
+                                 "--min-disparity", "-64", "--disparities", "32"});
+  EXPECT_EQ(s.exit_code, 1);
+  EXPECT_TRUE(contains(s.err, "max_disparity -32 must be at least 1")) << s.err;
+}
+
+// Issue 17: --size 8192x8192 --disparities 256 on the CPU neither refused nor finished in 5
+// minutes; the frame's memory is now checked before anything is allocated.
+TEST(Cli, AFrameLargerThanTheMemoryIsRefusedAtOnceWithTheNumbers) {
+  StereoParams params;
+  params.num_disparities = 256;
+  const uint64_t needed = CpuEngine().frame_cost(8192, 8192, params).host_bytes;
+  const std::optional<uint64_t> available = host_available_bytes();
+  if (!available || *available >= needed) {
+    GTEST_SKIP() << "this machine has room for the frame (" << needed << " bytes)";
+  }
+  const auto r = run_stereoview({"--headless", "--engine", "cpu", "--size", "8192x8192",
+                                 "--disparities", "256"},
+                                60);
+  EXPECT_FALSE(r.timed_out) << "the frame was computed, not refused";
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "error: a 8192x8192 frame (census-sgm, 256 disparities) needs "
+                              "54.5 GiB of host memory on the cpu engine, but "))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, " is available")) << r.err;
+  EXPECT_FALSE(contains(r.out, "frame 0:")) << r.out;
+
+  // bench checks every row before it runs the first.
+  const auto b = run_stereoview({"bench", "--engine", "cpu", "--sizes", "64x48,8192x8192",
+                                 "--disparity-counts", "256", "--runs", "1", "--warmup", "0"},
+                                60);
+  EXPECT_FALSE(b.timed_out) << "bench computed the frame";
+  EXPECT_EQ(b.exit_code, 1) << b.err;
+  EXPECT_TRUE(contains(b.err, "error: a 8192x8192 frame (census-sgm, 256 disparities) needs ")) << b.err;
+  EXPECT_FALSE(contains(b.out, "64x48")) << b.out;
 }
 
 TEST(Cli, MismatchedImageSizesAreReported) {

@@ -16,9 +16,11 @@
 
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/core/stereo_engine.h"
 #include "src/core/image_formats.h"
 #include "src/io/dataset_loader.h"
 #include "src/io/png_io.h"
+#include "tests/support/fifo_guard.h"
 
 namespace sv {
 namespace {
@@ -263,6 +265,40 @@ TEST(DatasetLoader, ReadsAMiddlebury2014Scene) {
   EXPECT_EQ(s.masks.nonocc.at(5, 1), 128);
   EXPECT_TRUE(s.masks.all.empty());
   EXPECT_TRUE(s.masks.disc.empty());
+}
+
+// A ground truth of 2^31 px or more (a damaged or hostile file) used to overflow the int of
+// the suggested range, giving "number of disparities ... got -2147483632".
+TEST(DatasetLoader, AHugeGroundTruthSuggestsTheLargestRange) {
+  TempDir tmp;
+  const fs::path dir = tmp.sub("HugeTruth");
+  write_middlebury_2014(dir, 37);
+  fs::remove(dir / "calib.txt");  // the range then comes from the ground truth
+  for (const float huge : {3e9f, 2147483648.0f, 3.4e38f, 300.0f}) {
+    ImageF32 truth = small_truth();
+    truth.at(2, 2) = huge;
+    write_pfm((dir / "disp0GT.pfm").string(), truth);
+    EXPECT_EQ(load_dataset(dir.string())[0].num_disparities, 256) << huge;
+  }
+}
+
+// calib.txt was read only when it was a regular file: a FIFO or a device there was skipped in
+// silence (and a FIFO could block); now anything by that name but a regular file is refused.
+TEST(DatasetLoader, ACalibrationThatIsNoRegularFileIsRefused) {
+  TempDir tmp;
+  const fs::path dir = tmp.sub("FifoCalib");
+  write_middlebury_2014(dir, 37);
+  fs::remove(dir / "calib.txt");
+  test::FifoGuard fifo((dir / "calib.txt").string());
+  std::string message = "(loaded)";
+  EXPECT_TRUE(fifo.returns_within(5.0, [&] {
+    try {
+      load_dataset(dir.string());
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+  })) << "load_dataset blocked on a FIFO";
+  EXPECT_TRUE(contains(message, "calib.txt': a FIFO (named pipe), not a regular file")) << message;
 }
 
 TEST(DatasetLoader, ReadsKittiFramesThatHaveTruth) {
@@ -543,6 +579,49 @@ TEST(EvalCommand, UsesTheDatasetRangeUnlessDisparitiesWereGiven) {
   run = run_eval(options, record);
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(seen, (std::vector<int>{96, 96}));
+}
+
+// An engine whose frames need more memory than any machine has (4 EiB), and a slow one: eval
+// checks each pair's size before it computes it (issue 17).
+class CostedEngine : public StereoEngine {
+ public:
+  explicit CostedEngine(FrameCost cost) : cost_(cost) {}
+  std::string name() const override { return "costed"; }
+  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+    ++computed;
+    DisparityResult result;
+    result.disparity = ImageF32(left.width(), left.height(), 1.0f);
+    return result;
+  }
+  FrameCost frame_cost(int, int, const StereoParams&) const override { return cost_; }
+  int computed = 0;
+
+ private:
+  FrameCost cost_;
+};
+
+TEST(EvalCommand, APairThatCannotFitIsRefusedBeforeItIsComputed) {
+  TempDir tmp;
+  write_middlebury_2003(tmp.sub("pair"));
+  EvalOptions options;
+  options.dataset_dir = (tmp.path() / "pair").string();
+  FrameCost huge;
+  huge.host_bytes = uint64_t{1} << 62;
+  CostedEngine hungry(huge);
+  std::ostringstream notices;
+  EvalRun run = run_eval(options, eval_compute_with(hungry, notices));
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(hungry.computed, 0);
+  EXPECT_TRUE(contains(run.err, "needs 4.0 EiB of host memory on the costed engine")) << run.err;
+
+  FrameCost slow;
+  slow.seconds = 90.0;
+  CostedEngine patient(slow);
+  run = run_eval(options, eval_compute_with(patient, notices));
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(patient.computed, 1);
+  EXPECT_TRUE(contains(notices.str(), "note: a 12x6 frame (census-sgm, 16 disparities) takes about 1.5 min"))
+      << notices.str();
 }
 
 TEST(EvalCommand, FailuresReturnOneWithTheReason) {

@@ -35,15 +35,18 @@ std::string read_all(const std::string& path) {
 
 }  // namespace
 
-ProcessResult run_stereoview(const std::vector<std::string>& args) {
+ProcessResult run_stereoview(const std::vector<std::string>& args, int timeout_s) {
   const char* binary = STEREOVIEW_BINARY;
   const std::string dir = make_temp_dir("process");
-  std::string command = shell_quote(binary);
+  // coreutils' timeout: exit code 124 after TERM, 137 when KILL was needed.
+  std::string command = timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : "";
+  command += shell_quote(binary);
   for (const auto& a : args) command += " " + shell_quote(a);
   command += " >" + shell_quote(dir + "/out") + " 2>" + shell_quote(dir + "/err") + " </dev/null";
   const int status = std::system(command.c_str());
   ProcessResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.timed_out = timeout_s > 0 && (result.exit_code == 124 || result.exit_code == 137);
   result.out = read_all(dir + "/out");
   result.err = read_all(dir + "/err");
   return result;

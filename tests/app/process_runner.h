@@ -9,11 +9,13 @@ struct ProcessResult {
   int exit_code = -1;
   std::string out;
   std::string err;
+  bool timed_out = false;  // killed after the time limit
 };
 
 // Runs the stereoview binary (path compiled in by CMake) with `args`, waits,
-// and returns its exit code and what it printed on stdout and stderr.
-ProcessResult run_stereoview(const std::vector<std::string>& args);
+// and returns its exit code and what it printed on stdout and stderr. With `timeout_s` > 0 the
+// program is killed after that many seconds (for tests of inputs that used to hang).
+ProcessResult run_stereoview(const std::vector<std::string>& args, int timeout_s = 0);
 
 // What run_stereoview_controlled does to the process besides running it.
 struct ProcessControl {

@@ -1049,6 +1049,42 @@ TEST_F(ViewerTest, SigintFinishesARecordingThatListsItsParameterChange) {
   EXPECT_FALSE(recorded_matches(changed_at, old_p2)) << "file frame " << changed_at;
 }
 
+// Issue 17/24: a FIFO as --script or --preset used to block the viewer before its window opened,
+// a folder as --preset gave the defaults, and non-finite numbers passed as parameters or range.
+TEST_F(ViewerTest, UnreadableScriptsAndPresetsAndNonFiniteNumbersAreUsageErrors) {
+  const std::string fifo = path("viewer.fifo");
+  unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const struct {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"--script", fifo}, "viewer.fifo': a FIFO (named pipe), not a regular file"},
+      {{"--preset", fifo}, "viewer.fifo': a FIFO (named pipe), not a regular file"},
+      {{"--preset", dir_}, "a folder, not a regular file"},
+      {{"--script", "/dev/zero"}, "'/dev/zero': a character device, not a regular file"},
+      {{"--gamma-c", "inf"}, "is not a finite number"},
+      {{"--bm-max-cost", "1e39"}, "is not a finite number"},
+      {{"--range", "-inf:inf"}, "--range needs search, auto or MIN:MAX (finite numbers"},
+  };
+  for (const auto& c : cases) {
+    const ViewerRun run = run_viewer(c.args);
+    EXPECT_EQ(run.exit_code, 2) << c.args[0] << " " << c.args[1] << ": " << run.err;
+    EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
+  }
+  unlink(fifo.c_str());
+
+  // --shader-dir names a folder of the user's: a FIFO as its vertex shader blocked the start.
+  const std::string shaders = path("fifo_shaders");
+  std::filesystem::create_directories(shaders);
+  unlink((shaders + "/view.vert").c_str());
+  ASSERT_EQ(mkfifo((shaders + "/view.vert").c_str(), 0600), 0);
+  const ViewerRun run = run_viewer({"--shader-dir", shaders, "--frames", "1"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("view.vert': a FIFO (named pipe), not a regular file"), std::string::npos)
+      << run.err;
+}
+
 TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
   const ViewerRun run = run_viewer({"--help"});
   EXPECT_EQ(run.exit_code, 0);

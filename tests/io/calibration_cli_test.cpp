@@ -108,12 +108,12 @@ TEST(CalibrationCli, AFifoOrADeviceAsCalibrationEndsTheRunAtOnce) {
       {"--left", dir + "/l.ppm", "--right", dir + "/r.ppm", "--calib", dir + "/calib.yml"},
       dir + "/out"));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(contains(r.err, "calib.yml': it is a FIFO, not a regular file")) << r.err;
+  EXPECT_TRUE(contains(r.err, "calib.yml': a FIFO (named pipe), not a regular file")) << r.err;
   r = run_stereoview(with_run_flags(
       {"--left", dir + "/l.ppm", "--right", dir + "/r.ppm", "--calib", "/dev/zero"},
       dir + "/out"));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(contains(r.err, "'/dev/zero': it is a device")) << r.err;
+  EXPECT_TRUE(contains(r.err, "'/dev/zero': a character device")) << r.err;
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
 }
 

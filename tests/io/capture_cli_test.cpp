@@ -70,6 +70,31 @@ TEST(CaptureCli, SideBySideVideoGivesOneDisparityPerFrame) {
   EXPECT_TRUE(contains(limited.out, "done: 2 frames")) << limited.out;
 }
 
+// Issue 24 item 6: a valid negative range (converging cameras) failed on every non-synthetic
+// source with "synthetic scene: max_disparity -32 must be at least 1".
+TEST(CaptureCli, NegativeRangeWorksWithVideosAndDatasets) {
+  const std::string dir = make_temp_dir("cli_negative_range");
+  // Views swapped: the disparities are negative.
+  const SyntheticFrame f = scene_frame(0);
+  cv::Mat packed;
+  cv::hconcat(bgr_mat_from_rgb(f.right), bgr_mat_from_rgb(f.left), packed);
+  test::write_mjpeg_avi(dir + "/sbs.avi", {packed, packed});
+  std::filesystem::create_directories(dir + "/pair");
+  cv::imwrite(dir + "/pair/im2.png", bgr_mat_from_rgb(f.right));
+  cv::imwrite(dir + "/pair/im6.png", bgr_mat_from_rgb(f.left));
+  cv::imwrite(dir + "/pair/disp2.png", cv::Mat(64, 96, CV_8UC1, cv::Scalar(40)));
+  for (const std::vector<std::string>& source :
+       {std::vector<std::string>{"--sbs", dir + "/sbs.avi"},
+        std::vector<std::string>{"--dataset", dir + "/pair"}}) {
+    std::vector<std::string> args = source;
+    args.insert(args.end(), {"--headless", "--engine", "cpu", "--min-disparity", "-64",
+                             "--disparities", "32"});
+    const auto r = run_stereoview(args);
+    EXPECT_EQ(r.exit_code, 0) << source[0] << ": " << r.err;
+    EXPECT_FALSE(contains(r.err, "synthetic scene")) << r.err;
+  }
+}
+
 TEST(CaptureCli, VideosOfDifferentLengthsStopAtTheShorter) {
   const std::string dir = make_temp_dir("cli_videos");
   std::vector<cv::Mat> left, right;

@@ -258,6 +258,7 @@ TEST(ImageSequenceSource, ErrorsNameWhatIsWrong) {
   expect_throws_with([&] { list_image_sequence(dir + "/left_%04d.png"); }, "matches no file");
   expect_throws_with([&] { list_image_sequence(dir + "/none/left_%d.png"); }, "does not exist");
   expect_throws_with([&] { list_image_sequence(dir + "/left_%s.png"); }, "%d or %04d");
+
   expect_throws_with([&] { list_image_sequence(dir + "/nothing_here"); }, "no such file or folder");
   expect_throws_with([&] { list_image_sequence(dir); }, "holds no image files");
   // Sizes are checked as pairs are delivered.
@@ -265,6 +266,12 @@ TEST(ImageSequenceSource, ErrorsNameWhatIsWrong) {
   cv::imwrite(dir + "/r_1.png", flat_frame(9, 8, 1));
   ImageSequenceSource source(dir + "/l_%d.png", dir + "/r_%d.png");
   expect_throws_with([&] { source.next(); }, "differ in size: 8x8 vs 9x8");
+  // Field widths past any frame number: 99999999999 overflowed std::stoi (not an InputError),
+  // 2000000000 padded every file name of the folder to 2 GB.
+  expect_throws_with([&] { list_image_sequence(dir + "/l_%99999999999d.png"); }, "field width");
+  expect_throws_with([&] { list_image_sequence(dir + "/l_%2000000000d.png"); }, "field width");
+  expect_throws_with([&] { list_image_sequence(dir + "/l_%20d.png"); }, "field width");
+  EXPECT_EQ(list_image_sequence(dir + "/l_%1d.png").size(), 1u);
 }
 
 TEST(LoopingSource, StartsOverAtTheEndWithIndicesCountingOn) {

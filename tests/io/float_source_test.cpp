@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <vector>
 #include <sstream>
 #include <limits>
 #include <opencv2/imgcodecs.hpp>
@@ -16,6 +18,7 @@
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/image_formats.h"
+#include "src/io/image_sequence_source.h"
 #include "src/io/png_io.h"
 #include "tests/io/io_test_support.h"
 #include "tests/support/float_pairs.h"
@@ -72,6 +75,33 @@ TEST(FloatSource, PfmPairKeepsItsValues) {
   for (const Rgb8 p : pair->left.pixels()) dark |= p.r == 0, bright |= p.r == 255;
   for (const Rgb8 p : pair->right.pixels()) dark |= p.r == 0, bright |= p.r == 255;
   EXPECT_TRUE(dark && bright);
+}
+
+// A folder of PFM files is a sequence like the same files under a %04d pattern (it used to
+// hold "no image files").
+TEST(FloatSource, FolderOfPfmFilesIsASequence) {
+  const std::string dir = fresh_dir("pfm_folders");
+  std::filesystem::create_directories(dir + "/L");
+  std::filesystem::create_directories(dir + "/R");
+  std::vector<ImageF32> lefts, rights;
+  for (int i = 0; i < 2; ++i) {
+    lefts.push_back(float_image(13, 7, 40 + i));
+    rights.push_back(float_image(13, 7, 50 + i));
+    write_pfm(dir + "/L/f" + std::to_string(i) + ".pfm", lefts.back());
+    write_pfm(dir + "/R/f" + std::to_string(i) + ".pfm", rights.back());
+  }
+  ImageSequenceSource folders(dir + "/L", dir + "/R");
+  ASSERT_EQ(folders.frame_count(), 2);
+  for (int i = 0; i < 2; ++i) {
+    const std::optional<StereoPair> pair = folders.next();
+    ASSERT_TRUE(pair) << i;
+    EXPECT_TRUE(same_bits(pair->leftf, lefts[static_cast<size_t>(i)])) << i;
+    EXPECT_TRUE(same_bits(pair->rightf, rights[static_cast<size_t>(i)])) << i;
+    expect_range_views(*pair);
+  }
+  ImageSequenceSource pattern(dir + "/L/f%d.pfm", dir + "/R/f%d.pfm");
+  ASSERT_EQ(pattern.frame_count(), 2);
+  EXPECT_TRUE(same_bits(pattern.next()->leftf, lefts[0]));
 }
 
 TEST(FloatSource, FloatTiffPairKeepsItsValues) {

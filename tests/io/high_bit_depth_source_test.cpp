@@ -3,6 +3,7 @@
 // headless CLI matches the 16-bit values (src/core/high_bit_depth.h).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <sstream>
 #include <string>
@@ -99,6 +100,44 @@ TEST(HighBitDepthSource, EightBitFilesHaveNoPlanesAndDepthsMustAgree) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("same bit depth"), std::string::npos) << e.what();
   }
+}
+
+// 16-bit PGM/PPM used to go through the 8-bit path, losing the low byte silently, and a 16-bit
+// PGM with an 8-bit one passed as a pair.
+TEST(HighBitDepthSource, SixteenBitPgmPairKeepsItsValuesAndDepthsMustAgree) {
+  const std::string dir = fresh_dir("deep_pgm");
+  const ImageU16 left = full_range_image(23, 11, 5), right = full_range_image(23, 11, 6);
+  write_pgm(dir + "/left.pgm", left);
+  write_pgm(dir + "/right.pgm", right);
+  write_pgm(dir + "/shallow.pgm", eight_bit_view(right));
+
+  StillPairSource source(dir + "/left.pgm", dir + "/right.pgm");
+  const std::optional<StereoPair> pair = source.next();
+  ASSERT_TRUE(pair);
+  EXPECT_EQ(pair->left16, left);
+  EXPECT_EQ(pair->right16, right);
+  EXPECT_EQ(pair->left.at(1, 0), (Rgb8{255, 255, 255}));
+  EXPECT_EQ(pair->left.at(3, 0), (Rgb8{1, 1, 1}));
+  try {
+    StillPairSource mixed(dir + "/left.pgm", dir + "/shallow.pgm");
+    FAIL() << "a 16-bit and an 8-bit PGM were accepted as a pair";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("same bit depth"), std::string::npos) << message;
+    EXPECT_NE(message.find(dir + "/left.pgm"), std::string::npos) << message;
+    EXPECT_NE(message.find(dir + "/shallow.pgm"), std::string::npos) << message;
+  }
+
+  // The same files in folders: the sequence keeps the depth too.
+  std::filesystem::create_directories(dir + "/L");
+  std::filesystem::create_directories(dir + "/R");
+  write_pgm(dir + "/L/0.pgm", left);
+  write_pgm(dir + "/R/0.pgm", right);
+  ImageSequenceSource folders(dir + "/L", dir + "/R");
+  const std::optional<StereoPair> frame = folders.next();
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->left16, left);
+  EXPECT_EQ(frame->right16, right);
 }
 
 TEST(HighBitDepthSource, SixteenBitImageSequencesKeepTheirValuesFrameByFrame) {

@@ -349,10 +349,10 @@ TEST(StereoCalibration, FilesThatCannotBeCalibrationsAreRefusedWithoutHanging) {
   // A FIFO with no writer: opening it to read would wait for one.
   ASSERT_EQ(mkfifo((dir + "/fifo.yml").c_str(), 0600), 0);
   expect_error_with([&] { load_stereo_calibration(dir + "/fifo.yml"); },
-                    {"fifo.yml': it is a FIFO, not a regular file"});
+                    {"fifo.yml': a FIFO (named pipe), not a regular file"});
   // A device that never ends.
   expect_error_with([&] { load_stereo_calibration("/dev/zero"); },
-                    {"'/dev/zero': it is a device, not a regular file"});
+                    {"'/dev/zero': a character device, not a regular file"});
   // A file far larger than a calibration: refused before FileStorage reads it all.
   {
     std::ofstream big(dir + "/big.yml");
@@ -362,7 +362,7 @@ TEST(StereoCalibration, FilesThatCannotBeCalibrationsAreRefusedWithoutHanging) {
     big << "1 ]\n";
   }
   expect_error_with([&] { load_stereo_calibration(dir + "/big.yml"); },
-                    {"big.yml' is 10 MiB: more than the 8 MiB a calibration file may have"});
+                    {"big.yml': it holds 10.0 MiB, more than the 8.0 MiB such a file can have"});
   // Nesting deep enough to overflow the parser's stack.
   std::ofstream(dir + "/deep.yml") << "%YAML:1.0\n---\nK1: " << std::string(100000, '[')
                                    << std::string(100000, ']') << "\n";

@@ -7,10 +7,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "src/core/error.h"
+#include "tests/support/fifo_guard.h"
 
 namespace sv {
 namespace {
@@ -233,6 +237,118 @@ TEST_F(ImageFormatsTest, MissingFileAndBadHeadersAreInputErrors) {
   write_bytes(path("header.pgm"), "P5\n4");
   EXPECT_NE(error_message([&] { read_pgm8(path("header.pgm")); }).find("truncated header"),
             std::string::npos);
+}
+
+// A FIFO named like an image used to block the reader (no writer) and a link to a device
+// such as /dev/zero never to end: every reader refuses what is not a regular file, unopened.
+TEST_F(ImageFormatsTest, ReadersRefuseFifosDevicesAndFolders) {
+  using Reader = std::function<void(const std::string&)>;
+  const std::vector<std::pair<std::string, Reader>> readers = {
+      {"pgm8", [](const std::string& p) { read_pgm8(p); }},
+      {"pgm16", [](const std::string& p) { read_pgm16(p); }},
+      {"ppm", [](const std::string& p) { read_ppm(p); }},
+      {"netpbm", [](const std::string& p) { read_netpbm_full_depth(p); }},
+      {"pfm", [](const std::string& p) { read_pfm(p); }}};
+  fs::create_symlink("/dev/null", path("device.pgm"));
+  fs::create_directory(path("folder.pgm"));
+  for (const auto& [name, read] : readers) {
+    EXPECT_EQ(error_message([&] { read(path("device.pgm")); }),
+              "cannot read image '" + path("device.pgm") + "': a character device, not a regular file")
+        << name;
+    EXPECT_EQ(error_message([&] { read(path("folder.pgm")); }),
+              "cannot read image '" + path("folder.pgm") + "': a folder, not a regular file")
+        << name;
+    test::FifoGuard fifo(path("fifo.pgm"));
+    std::string message;
+    EXPECT_TRUE(fifo.returns_within(5.0, [&] { message = error_message([&] { read(fifo.path()); }); }))
+        << name << " blocked on a FIFO";
+    EXPECT_EQ(message, "cannot read image '" + fifo.path() + "': a FIFO (named pipe), not a regular file")
+        << name;
+  }
+}
+
+TEST_F(ImageFormatsTest, HeaderLongerThanAnyRealOneIsRefused) {
+  write_bytes(path("comment.pgm"), "P5\n#" + std::string((1 << 20) + 10, 'c') + "\n1 1\n255\nx");
+  EXPECT_NE(error_message([&] { read_pgm8(path("comment.pgm")); }).find("header longer than"),
+            std::string::npos);
+}
+
+TEST_F(ImageFormatsTest, OnlyTheAnnouncedRasterIsRead) {
+  // Netpbm allows more images after the first; the reader takes the first and ignores the rest.
+  write_bytes(path("two.pgm"), "P5\n2 1\n255\n\x05\x06P5\n2 1\n255\n\x07\x08");
+  const ImageU8 image = read_pgm8(path("two.pgm"));
+  EXPECT_EQ(image.at(0, 0), 5);
+  EXPECT_EQ(image.at(1, 0), 6);
+}
+
+TEST_F(ImageFormatsTest, FullDepthNetpbmKeeps16BitSamples) {
+  ImageU16 gray(3, 1);
+  gray.at(0, 0) = 0x0102;
+  gray.at(1, 0) = 0x00FF;  // only the low byte set: lost by an 8-bit read
+  gray.at(2, 0) = 0xFFFF;
+  write_pgm(path("g16.pgm"), gray);
+  const NetpbmImage deep = read_netpbm_full_depth(path("g16.pgm"));
+  EXPECT_EQ(deep.gray16, gray);
+  EXPECT_EQ(deep.view.at(0, 0), (Rgb8{1, 1, 1}));  // the high byte
+  EXPECT_EQ(deep.view.at(1, 0), (Rgb8{0, 0, 0}));
+  EXPECT_EQ(deep.view.at(2, 0), (Rgb8{255, 255, 255}));
+
+  // 16-bit colour: gray by rgb_to_gray's weights on the 16-bit values, view from the high bytes.
+  write_bytes(path("c16.ppm"), "P6\n1 1\n65535\n" + std::string("\x12\x34\x56\x78\x9A\xBC", 6));
+  const NetpbmImage colour = read_netpbm_full_depth(path("c16.ppm"));
+  ASSERT_EQ(colour.gray16.width(), 1);
+  EXPECT_EQ(colour.gray16.at(0, 0), (77 * 0x1234 + 150 * 0x5678 + 29 * 0x9ABC + 128) >> 8);
+  EXPECT_EQ(colour.view.at(0, 0), (Rgb8{0x12, 0x56, 0x9A}));
+
+  // 8-bit files leave gray16 empty and read as read_ppm does.
+  ImageRgb8 rgb(2, 1);
+  rgb.at(0, 0) = Rgb8{1, 2, 3};
+  rgb.at(1, 0) = Rgb8{200, 100, 50};
+  write_ppm(path("c8.ppm"), rgb);
+  const NetpbmImage eight = read_netpbm_full_depth(path("c8.ppm"));
+  EXPECT_TRUE(eight.gray16.empty());
+  EXPECT_EQ(eight.view, rgb);
+}
+
+// Damaged and hostile headers: each is an InputError naming the problem, never a crash, a huge
+// allocation or a read past the data (the sanitizer build runs this too).
+TEST_F(ImageFormatsTest, HostileHeadersAreInputErrors) {
+  const struct {
+    const char* name;
+    std::string bytes;
+    const char* message;
+  } cases[] = {
+      {"empty.pgm", "", "too short"},
+      {"one.pgm", "P", "too short"},
+      {"negative_width.pgm", "P5\n-1 1\n255\nx", "bad width"},
+      {"negative_height.pgm", "P5\n1 -1\n255\nx", "bad height"},
+      {"long_width.pgm", "P5\n99999999999999999999 1\n255\nx", "bad width"},
+      {"int_max.pgm", "P5\n2147483647 1\n255\nx", "is too large"},
+      {"int_max_square.ppm", "P6\n2147483647 2147483647\n65535\nx", "is too large"},
+      {"beyond_int.pgm", "P5\n2147483648 1\n255\nx", "out of range"},
+      {"huge_raster.pgm", "P5\n16384 16384\n255\nxx", "(expected 268435456 bytes, got 2)"},
+      {"maxval_zero.pgm", "P5\n1 1\n0\nx", "maxval"},
+      {"maxval_big.pgm", "P5\n1 1\n65536\nx", "maxval"},
+      {"maxval_minus.pgm", "P5\n1 1\n-255\nx", "maxval"},
+      {"no_space.pgm", "P5\n1 1\n255", "truncated header"},
+      {"comment_only.pgm", "P5\n# nothing else", "truncated header"},
+      {"nul.pgm", std::string("P5\n1\0 1\n255\nx", 14), "bad width"},
+      {"pfm_nan.pfm", "Pf\n1 1\nnan\nxxxx", "bad scale"},
+      {"pfm_inf.pfm", "Pf\n1 1\ninf\nxxxx", "bad scale"},
+      {"pfm_overflow.pfm", "Pf\n1 1\n1e999\nxxxx", "bad scale"},
+      {"pfm_zero.pfm", "Pf\n1 1\n-0\nxxxx", "scale"},
+      {"pfm_negative.pfm", "Pf\n-5 3\n-1\nxxxx", "bad width"},
+      {"pfm_colour_short.pfm", "PF\n3 3\n-1\n" + std::string(36, 'x'), "(expected 108 bytes, got 36)"},
+      {"pfm_huge.pfm", "Pf\n16384 16384\n-1\nxxxx", "(expected 1073741824 bytes, got 4)"},
+  };
+  for (const auto& c : cases) {
+    write_bytes(path(c.name), c.bytes);
+    const bool pfm = std::string(c.name).find(".pfm") != std::string::npos;
+    const std::string message =
+        error_message([&] { pfm ? (void)read_pfm(path(c.name)) : (void)read_netpbm_full_depth(path(c.name)); });
+    EXPECT_NE(message.find(c.message), std::string::npos) << c.name << ": " << message;
+    EXPECT_EQ(message.rfind(path(c.name), 0), 0u) << c.name << ": " << message;
+  }
 }
 
 TEST_F(ImageFormatsTest, WritingIntoAMissingDirectoryIsARuntimeError) {

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "src/core/error.h"
+#include "tests/support/fifo_guard.h"
 
 namespace sv {
 namespace {
@@ -115,9 +117,13 @@ TEST(ParamScript, SeekTakesAFrameNumber) {
   EXPECT_EQ(events[0].value, "40");
   EXPECT_EQ(parse_error("at 1 seek\n"), "s.txt:1: usage: seek FRAME");
   EXPECT_EQ(parse_error("at 1 seek -2\n"),
-            "s.txt:1: seek \"-2\": a frame number (a whole number >= 0)");
+            "s.txt:1: seek \"-2\": a frame number (a whole number >= 0, at most 18 digits)");
   EXPECT_EQ(parse_error("at 1 seek 1.5\n"),
-            "s.txt:1: seek \"1.5\": a frame number (a whole number >= 0)");
+            "s.txt:1: seek \"1.5\": a frame number (a whole number >= 0, at most 18 digits)");
+  // The viewer reads the frame back with std::stoll: "1e3" gave frame 1, a 20-digit number threw.
+  EXPECT_NE(parse_error("at 1 seek 1e3\n"), "");
+  EXPECT_NE(parse_error("at 1 seek 99999999999999999999\n"), "");
+  EXPECT_EQ(parse_error("at 1 seek 999999999999999999\n"), "");
 }
 
 TEST(ParamScript, RecordStartsWithAFormatAndOptionalFileAndStops) {
@@ -156,7 +162,43 @@ TEST(ParamScript, AMissingFileIsAClearError) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "script /nonexistent/dir/script.txt: cannot be read (missing or not readable)");
+              "cannot read script '/nonexistent/dir/script.txt': no such file");
+  }
+}
+
+TEST(ParamScript, AScriptThatIsNoRegularFileIsRefusedUnopened) {
+  const auto message = [](const std::string& path) -> std::string {
+    try {
+      load_param_script(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(loaded)";
+  };
+  EXPECT_EQ(message("/dev/null"), "cannot read script '/dev/null': a character device, not a regular file");
+  const std::string dir = ::testing::TempDir() + "/param_script_dir";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(message(dir), "cannot read script '" + dir + "': a folder, not a regular file");
+  test::FifoGuard fifo(::testing::TempDir() + "/param_script.fifo");
+  std::string fifo_message;
+  EXPECT_TRUE(fifo.returns_within(5.0, [&] { fifo_message = message(fifo.path()); }))
+      << "load_param_script blocked on a FIFO";
+  EXPECT_EQ(fifo_message, "cannot read script '" + fifo.path() + "': a FIFO (named pipe), not a regular file");
+}
+
+TEST(ParamScript, ANulByteEndsNoNumberEarly) {
+  EXPECT_NE(parse_error(std::string("at 1\0 set p1 = 5\n", 17)), "");
+  EXPECT_NE(parse_error(std::string("at frame 2\0x pause\n", 19)), "");
+}
+
+TEST(ParamScript, NonFiniteValuesAreRefusedWithTheirLine) {
+  for (const char* value : {"inf", "nan", "1e39"}) {
+    try {
+      parse_param_script(std::string("at 1 set p1 = 5\nat 2 set bm-max-cost = ") + value + "\n", "s.txt");
+      ADD_FAILURE() << value << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("s.txt:2: ", 0), 0u) << e.what();
+    }
   }
 }
 

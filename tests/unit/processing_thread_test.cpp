@@ -130,6 +130,46 @@ TEST(ProcessingThread, AnEngineExceptionBecomesAMessageAndTheThreadGoesOn) {
   EXPECT_EQ(processing.status().error, "");  // cleared by the good frame after it
 }
 
+// An engine whose frames of more than `max_width` px need more memory than any machine has.
+class HungryEngine : public MarkerEngine {
+ public:
+  explicit HungryEngine(int max_width) : MarkerEngine("hungry"), max_width_(max_width) {}
+  DisparityResult compute(const ImageU8& left, const ImageU8& right, const StereoParams& params) override {
+    if (left.width() > max_width_) ADD_FAILURE() << "a frame that cannot fit was computed";
+    return MarkerEngine::compute(left, right, params);
+  }
+  FrameCost frame_cost(int width, int, const StereoParams&) const override {
+    FrameCost cost;
+    cost.host_bytes = width > max_width_ ? uint64_t{1} << 62 : 1;
+    return cost;
+  }
+
+ private:
+  int max_width_;
+};
+
+// Issue 17: the viewer's frames are checked before they are computed; one that cannot fit is an
+// error message and the thread goes on with the next frame.
+TEST(ProcessingThread, AFrameThatCannotFitIsRefusedBeforeItIsComputed) {
+  PairQueue queue(8, QueueFullPolicy::Block);
+  const EngineFactory factory = [](const std::string&, std::ostream&) {
+    return std::unique_ptr<StereoEngine>(new HungryEngine(4));
+  };
+  ProcessingThread processing(queue, factory, "fake", StereoParams{});
+  processing.start();
+  StereoPair wide = marked_pair(1);
+  wide.left = ImageRgb8(5, 3, Rgb8{1, 1, 1});
+  wide.right = wide.left;
+  queue.push(wide);
+  queue.push(marked_pair(2));
+  auto frame = wait_for(processing, [](const ProcessedFrame& f) { return f.pair.index == 2; });
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->sequence, 1);  // the wide pair produced no result
+  const auto messages = processing.take_messages();
+  EXPECT_TRUE(contains(messages, "error: frame 1: a 5x3 frame (census-sgm, 64 disparities) needs 4.0 EiB of host memory on the hungry engine"))
+      << ::testing::PrintToString(messages);
+}
+
 TEST(ProcessingThread, PausedItRecomputesTheLastPairOnAParameterChangeAndStepsOnRequest) {
   PairQueue queue(4, QueueFullPolicy::Block);
   ProcessingThread processing(queue, marker_factory(), "fake", StereoParams{});

@@ -1,9 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
 #include "src/core/stereo_params.h"
+#include "tests/support/fifo_guard.h"
 #include "tests/support/messages.h"
 
 namespace sv {
@@ -120,6 +126,22 @@ TEST(ParamTable, PresetErrorsNameTheLine) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "x:1: --p1: \"three\" is not an integer");
   }
+  // Out of range, and junk: the message stays one short line; a NUL byte ends no number early.
+  try {
+    parse_preset_text("p1 = " + std::string(100000, '9') + "\n", {}, "x");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), ("x:1: --p1: \"" + std::string(40, '9') +
+                            "...\" is not an integer of at most 1000000000 either way")
+                               .c_str());
+  }
+  try {
+    parse_preset_text(std::string("p1 = 5\0\n", 8), {}, "x");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "x:1: --p1: \"5?\" is not an integer");
+  }
+  EXPECT_THROW(parse_preset_text(std::string("gamma-c = 5\0x\n", 14)), InputError);
   EXPECT_THROW(parse_preset_text("census = 3x3\n"), InputError);
   EXPECT_THROW(parse_preset_text("algorithm = magic\n"), InputError);
   EXPECT_THROW(parse_preset_text("subpixel = maybe\n"), InputError);
@@ -143,6 +165,98 @@ TEST(ParamTable, PresetFileRoundTripAndMissingFile) {
   save_preset_file(path, p);
   EXPECT_EQ(load_preset_file(path), p);
   EXPECT_THROW(load_preset_file(path + ".missing"), InputError);
+}
+
+TEST(StereoParams, PyramidLevelsFarOutOfRangeGiveOnlyTheRangeMessage) {
+  // The coarse-range check shifted by the level count; at 32 or more that shift is undefined
+  // (UBSan; x86 masks it and added a spurious message for one disparity).
+  for (const int levels : {5, 31, 32, 33, 64, 1000000, -1}) {
+    StereoParams p;
+    p.pyramid_levels = levels;
+    p.num_disparities = 1;
+    EXPECT_EQ(p.validate(),
+              std::vector<std::string>{"pyramid levels must be in 0..4, got " + std::to_string(levels)})
+        << levels;
+  }
+}
+
+TEST(StereoParams, NonFiniteFloatsAreInvalid) {
+  StereoParams p;
+  p.bm_max_cost = std::numeric_limits<float>::infinity();
+  ASSERT_EQ(p.validate().size(), 1u);
+  EXPECT_NE(p.validate()[0].find("block matching maximum cost must be a finite number"),
+            std::string::npos)
+      << p.validate()[0];
+  EXPECT_THROW(require_valid(p), InputError);
+}
+
+TEST(ParamTable, EveryFloatParameterRefusesNonFiniteText) {
+  for (const ParamDescriptor& d : param_table()) {
+    if (d.kind != ParamKind::Float) continue;
+    for (const char* text : {"inf", "-inf", "infinity", "nan", "NAN", "1e39", "-1e39"}) {
+      StereoParams p;
+      try {
+        set_param(p, d.key, text);
+        ADD_FAILURE() << "--" << d.key << " " << text << " was accepted as " << d.get(p);
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("finite"), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_THROW(parse_preset_text("bm-max-cost = inf\n"), InputError);
+  EXPECT_THROW(parse_preset_text("gamma-c = 1e39\n"), InputError);
+}
+
+TEST(ParamTable, APresetIsNeverWrittenWithAValueItCannotLoad) {
+  const std::string path = ::testing::TempDir() + "/params_test_inf.preset";
+  std::filesystem::remove(path);
+  StereoParams p;
+  p.bm_max_cost = std::numeric_limits<float>::infinity();
+  EXPECT_THROW(save_preset_file(path, p), InputError);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  p.bm_max_cost = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_THROW(save_preset_file(path, p), InputError);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// What a preset file must be: a folder or a device used to give the defaults silently (or hang).
+TEST(ParamTable, APresetThatIsNoRegularFileIsRefusedWithItsKind) {
+  const auto message = [](const std::string& path) -> std::string {
+    try {
+      load_preset_file(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(loaded)";
+  };
+  const std::string dir = ::testing::TempDir() + "/params_test_preset_dir";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(message(dir), "cannot read preset file '" + dir + "': a folder, not a regular file");
+  EXPECT_EQ(message("/dev/null"),
+            "cannot read preset file '/dev/null': a character device, not a regular file");
+
+  test::FifoGuard fifo(::testing::TempDir() + "/params_test.fifo");
+  std::string fifo_message;
+  EXPECT_TRUE(fifo.returns_within(5.0, [&] { fifo_message = message(fifo.path()); }))
+      << "load_preset_file blocked on a FIFO";
+  EXPECT_EQ(fifo_message,
+            "cannot read preset file '" + fifo.path() + "': a FIFO (named pipe), not a regular file");
+}
+
+TEST(ParamTable, APresetLargerThanAnyRealOneIsRefused) {
+  const std::string path = ::testing::TempDir() + "/params_test_huge.preset";
+  {
+    std::ofstream out(path);
+    out << to_preset_text(StereoParams{});
+  }
+  std::filesystem::resize_file(path, kMaxPresetFileBytes + 1);  // sparse: no disk used
+  try {
+    load_preset_file(path);
+    FAIL() << "a preset of more than 1 MiB was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the 1.0 MiB"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace
