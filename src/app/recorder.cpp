@@ -172,17 +172,18 @@ bool Recorder::keep_room_for_sidecar() {
   return reserve_.grow_to(std::max(2 * need, need + kReserveStep)) || reserve_.grow_to(need);
 }
 
+RecordingSidecar Recorder::current_sidecar(const RecordingStop* stop) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sidecar_.width = encoder_->stored_width();
+  sidecar_.height = encoder_->stored_height();
+  sidecar_.dropped_frames = dropped_;
+  sidecar_.clamped_pixels = encoder_->clamped_pixels();
+  if (stop) sidecar_.stop = *stop;
+  return sidecar_;
+}
+
 void Recorder::write_running_sidecar() {
-  RecordingSidecar copy;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    sidecar_.width = encoder_->stored_width();
-    sidecar_.height = encoder_->stored_height();
-    sidecar_.dropped_frames = dropped_;
-    sidecar_.clamped_pixels = encoder_->clamped_pixels();
-    copy = sidecar_;
-  }
-  const std::string text = sidecar_json(copy);
+  const std::string text = sidecar_json(current_sidecar());
   // The new file is written beside the old one before it replaces it: its room comes out of the
   // reserve, which is grown back afterwards.
   reserve_.shrink_to(reserve_.size() - round_up_to_block(static_cast<int64_t>(text.size())) -
@@ -208,16 +209,7 @@ void Recorder::write_final_sidecar(const RecordingStop& stop) {
     reserve_.remove();  // nothing was recorded: no sidecar may claim otherwise
     return;
   }
-  RecordingSidecar copy;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    sidecar_.width = encoder_->stored_width();
-    sidecar_.height = encoder_->stored_height();
-    sidecar_.dropped_frames = dropped_;
-    sidecar_.clamped_pixels = encoder_->clamped_pixels();
-    sidecar_.stop = stop;
-    copy = sidecar_;
-  }
+  const RecordingSidecar copy = current_sidecar(&stop);
   reserve_.remove();  // the room kept for this very write
   try {
     write_sidecar(sidecar_path_for(settings_.encoder.path), copy);

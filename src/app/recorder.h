@@ -108,6 +108,8 @@ class Recorder {
   void commit_frames();
   void fail(const std::string& message);
   bool keep_room_for_sidecar();
+  // The sidecar as it stands, its counters brought up to date (and its stop set, when given).
+  RecordingSidecar current_sidecar(const RecordingStop* stop = nullptr);
   void write_running_sidecar();
   void write_final_sidecar(const RecordingStop& stop);
 
