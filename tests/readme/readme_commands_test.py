@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Runs the command lines of README.md as a new user would: from the root of a fresh copy of the
+repository (tracked files only, so no out/ folder and no earlier output), one after another, as
+written. Only the build (this test runs inside it) and the built programs are shared: the copy's
+build/ links to the build folder under test, and ../shared/data is linked beside the copy when it
+exists.
+
+Skipped, each with its reason printed: lines that need a camera, a GPU or the network, the
+project's own build commands, and lines that read ../shared/data when it is absent. Viewer lines
+run under an Xvfb this test starts; a viewer still running after a few seconds is shown to be up
+and is then closed with SIGTERM, as a user closing it would. Every other line must exit 0 on its
+own, and no line may print "error:".
+
+Usage: readme_commands_test.py --source DIR --build DIR [--data DIR] [--only SUBSTRING]
+Exit 0 when every line that ran passed; prints one line per README command and a summary.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+CLI_TIMEOUT_S = 600      # the longest README line (an eval over four pairs) takes well under this
+VIEWER_UP_S = 6          # a viewer that runs this long without an error is up
+VIEWER_EXIT_S = 20       # after SIGTERM it must be gone within this
+
+
+def readme_commands(readme_text):
+    """The shell commands of the ```sh blocks: continuation lines joined, comments dropped, and
+    multi-line compound commands (for ... done) kept together."""
+    commands = []
+    in_block = False
+    pending = ""
+    depth = 0
+    for raw in readme_text.splitlines():
+        if raw.startswith("```"):
+            in_block = raw.strip() == "```sh" if not in_block else False
+            pending, depth = "", 0
+            continue
+        if not in_block:
+            continue
+        line = strip_comment(raw).rstrip()
+        if not line.strip() and not pending:
+            continue
+        continued = line.endswith("\\")
+        if continued:
+            line = line[:-1]
+        pending = (pending + " " + line.strip()).strip() if pending else line.strip()
+        if re.match(r"^(for|while|if)\b", line.strip()):
+            depth += 1
+        if re.match(r"^(done|fi)\b", line.strip()):
+            depth -= 1
+        elif depth > 0 and not continued and not pending.endswith(";"):
+            pending += ";" if not pending.endswith(("do", "then", "else")) else ""
+        if not continued and depth <= 0 and pending:
+            commands.append(pending)
+            pending, depth = "", 0
+    return commands
+
+
+def strip_comment(line):
+    """The line without a shell comment (a '#' at the start of a word, outside quotes)."""
+    quote = None
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
+
+
+def skip_reason(command, data_present):
+    words = command.split()
+    if any(w in ("--camera", "--uvc") for w in words):
+        return "needs a camera"
+    if "--engine cuda" in command or "gpu_check" in command or "gpu_gl_check" in command:
+        return "needs a GPU"
+    if words and (words[0] in ("scripts/test.sh", "scripts/run.sh", "cmake", "sudo")
+                  or words[0].endswith("/test.sh") or words[0].endswith("/run.sh")):
+        return "builds the project (this test runs inside that build)"
+    if "../shared/data" in command and not data_present:
+        return "needs ../shared/data"
+    return None
+
+
+def copy_tracked_tree(source, destination):
+    """The repository as a fresh clone has it: tracked files of the working tree, nothing else."""
+    try:
+        listing = subprocess.run(["git", "-C", source, "ls-files", "-z"], check=True,
+                                 capture_output=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout: everything but output
+        listing = [os.path.relpath(os.path.join(folder, name), source)
+                   for folder, subfolders, names in os.walk(source)
+                   if not os.path.relpath(folder, source).split(os.sep)[0].startswith(("build", "out", ".git"))
+                   for name in names]
+    for name in filter(None, listing):
+        src = os.path.join(source, name)
+        if not os.path.lexists(src):
+            continue  # deleted in the working tree
+        dst = os.path.join(destination, name)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+class Xvfb:
+    def __init__(self):
+        self.process = None
+        self.display = None
+
+    def start(self):
+        if self.process:
+            return self.display
+        if not shutil.which("Xvfb"):
+            raise RuntimeError("Xvfb is not installed (apt-get install xvfb)")
+        for number in range(140, 200):
+            if os.path.exists(f"/tmp/.X{number}-lock"):
+                continue
+            process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1920x1080x24",
+                                        "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+            for _ in range(50):
+                if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                    self.process, self.display = process, f":{number}"
+                    return self.display
+                if process.poll() is not None:
+                    break
+                time.sleep(0.1)
+            process.kill()
+        raise RuntimeError("could not start Xvfb")
+
+    def stop(self):
+        if self.process:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+def run_command(command, cwd, env, is_viewer):
+    """(passed, what happened, output)"""
+    start = time.monotonic()
+    process = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=VIEWER_UP_S if is_viewer else CLI_TIMEOUT_S)
+        elapsed = time.monotonic() - start
+        text = output.decode(errors="replace")
+        ok = process.returncode == 0 and "error:" not in text
+        return ok, f"exit {process.returncode} after {elapsed:.1f} s", text
+    except subprocess.TimeoutExpired:
+        if not is_viewer:
+            os.killpg(process.pid, signal.SIGKILL)
+            output, _ = process.communicate()
+            return False, f"still running after {CLI_TIMEOUT_S} s", output.decode(errors="replace")
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            output, _ = process.communicate(timeout=VIEWER_EXIT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            output, _ = process.communicate()
+            return False, f"up, but ignored SIGTERM for {VIEWER_EXIT_S} s", output.decode(errors="replace")
+        text = output.decode(errors="replace")
+        ok = "error:" not in text
+        return ok, f"up for {VIEWER_UP_S} s, closed by SIGTERM (exit {process.returncode})", text
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--source", required=True)
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--data", default=None, help="the shared data folder (default ../shared/data "
+                        "beside the source, or STEREO_DATA_DIR)")
+    parser.add_argument("--only", default=None, help="run only commands containing this text")
+    args = parser.parse_args()
+
+    source = os.path.abspath(args.source)
+    data = args.data or os.environ.get("STEREO_DATA_DIR") or os.path.join(source, "..", "shared", "data")
+    data_present = os.path.isdir(data)
+    with open(os.path.join(source, "README.md"), encoding="utf-8") as f:
+        commands = readme_commands(f.read())
+
+    work = tempfile.mkdtemp(prefix="sv_readme_")
+    clone = os.path.join(work, "stereoview")
+    xvfb = Xvfb()
+    results = []
+    try:
+        copy_tracked_tree(source, clone)
+        os.symlink(os.path.abspath(args.build), os.path.join(clone, "build"))
+        if data_present:
+            os.makedirs(os.path.join(work, "shared"))
+            os.symlink(os.path.abspath(data), os.path.join(work, "shared", "data"))
+        env = dict(os.environ)
+        env.pop("DISPLAY", None)
+        env.pop("STEREO_DATA_DIR", None)
+        for command in commands:
+            if args.only and args.only not in command:
+                continue
+            reason = skip_reason(command, data_present)
+            if reason:
+                results.append(("skip", command, reason, ""))
+                continue
+            is_viewer = "stereoview-viewer" in command
+            run_env = dict(env)
+            if is_viewer:
+                run_env["DISPLAY"] = xvfb.start()
+            ok, what, output = run_command(command, clone, run_env, is_viewer)
+            results.append(("pass" if ok else "FAIL", command, what, output))
+            print(f"{'pass' if ok else 'FAIL'}  {command}\n      {what}", flush=True)
+            if not ok:
+                print("      " + "\n      ".join(output.strip().splitlines()[-15:]), flush=True)
+    finally:
+        xvfb.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+    for status, command, why, _ in results:
+        if status == "skip":
+            print(f"skip  {command}\n      {why}")
+    passed = sum(r[0] == "pass" for r in results)
+    failed = sum(r[0] == "FAIL" for r in results)
+    skipped = sum(r[0] == "skip" for r in results)
+    print(f"README commands: {passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
