@@ -64,6 +64,15 @@ void print_json(const std::vector<BenchRow>& rows, const std::string& engine, st
   out << "]}\n";
 }
 
+// A row's parameters: the options' with its algorithm and disparity count, validated.
+StereoParams row_params(const BenchOptions& options, const std::string& algorithm, int disparities) {
+  StereoParams params = options.params;
+  params.algorithm = algorithm;
+  params.num_disparities = disparities;
+  require_valid(params);
+  return params;
+}
+
 }  // namespace
 
 std::string bench_table_line(const std::vector<std::string>& cells) {
@@ -89,10 +98,7 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
     for (const auto& [width, height] : options.sizes) {
       for (const std::string& algorithm : options.algorithms) {
         for (int disparities : options.disparity_counts) {
-          StereoParams params = options.params;
-          params.algorithm = algorithm;
-          params.num_disparities = disparities;
-          require_valid(params);
+          const StereoParams params = row_params(options, algorithm, disparities);
           const std::string slow = budget.check(*engine, width, height, params);
           if (!slow.empty()) {
             err << "note: " << slow << ", " << options.warmup + options.runs << " times for this row\n";
@@ -115,10 +121,7 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
       const ImageU8 left = to_gray(frame.left), right = to_gray(frame.right);
       for (const std::string& algorithm : options.algorithms) {
         for (int disparities : options.disparity_counts) {
-          StereoParams params = options.params;
-          params.algorithm = algorithm;
-          params.num_disparities = disparities;
-          require_valid(params);
+          const StereoParams params = row_params(options, algorithm, disparities);
           // Colour only where it changes the result, so other rows time no host conversion.
           const bool colour = uses_colour_weights(params);
           const auto compute = [&] {
