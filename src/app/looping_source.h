@@ -9,19 +9,16 @@ namespace sv {
 // Plays a finite source over and over (--loop): at its end it seeks back to the first pair.
 // Indices keep counting up across loops so every delivered pair stays distinct downstream.
 // A source that cannot seek, or that is empty, ends as it would without looping.
-class LoopingSource : public FrameSource {
+class LoopingSource : public WrappingSource {
  public:
-  explicit LoopingSource(std::unique_ptr<FrameSource> inner) : inner_(std::move(inner)) {}
+  using WrappingSource::WrappingSource;
 
   std::string describe() const override { return inner_->describe() + ", looping"; }
-  bool is_live() const override { return inner_->is_live(); }
   int64_t frame_count() const override { return -1; }
-  double frames_per_second() const override { return inner_->frames_per_second(); }
   std::optional<StereoPair> next() override;
   bool seek(int64_t index) override;
 
  private:
-  std::unique_ptr<FrameSource> inner_;
   int64_t delivered_ = 0;
 };
 

@@ -18,7 +18,7 @@ std::string votes(const ViewOrderCheck& check) {
 ViewOrderCheckingSource::ViewOrderCheckingSource(std::unique_ptr<FrameSource> inner,
                                                  int max_disparity, bool views_swapped,
                                                  NoticeSink notices, ViewPreparation prepare)
-    : inner_(std::move(inner)),
+    : WrappingSource(std::move(inner)),
       max_disparity_(max_disparity),
       views_swapped_(views_swapped),
       notices_(std::move(notices)),

@@ -20,7 +20,7 @@ using ViewPreparation = std::function<void(ImageRgb8& left, ImageRgb8& right, bo
 // the other way round (views exchanged, `views_swapped` toggled) they clearly do. Every pair
 // passes through unchanged; a pair that cannot be prepared ends the checking (the rectifying
 // source above reports why).
-class ViewOrderCheckingSource : public FrameSource {
+class ViewOrderCheckingSource : public WrappingSource {
  public:
   // `max_disparity`: the search range's end; the check looks that far, and at least a quarter
   // of the width, to either side. `views_swapped`: --swap-views was given (the inner source
@@ -28,18 +28,12 @@ class ViewOrderCheckingSource : public FrameSource {
   ViewOrderCheckingSource(std::unique_ptr<FrameSource> inner, int max_disparity,
                           bool views_swapped, NoticeSink notices, ViewPreparation prepare = {});
 
-  std::string describe() const override { return inner_->describe(); }
-  bool is_live() const override { return inner_->is_live(); }
-  int64_t frame_count() const override { return inner_->frame_count(); }
-  double frames_per_second() const override { return inner_->frames_per_second(); }
   std::optional<StereoPair> next() override;
-  bool seek(int64_t index) override { return inner_->seek(index); }
 
  private:
   // Whether the pair settles the question (in order, or swapped and said so).
   bool judge(const StereoPair& pair);
 
-  std::unique_ptr<FrameSource> inner_;
   int max_disparity_;
   bool views_swapped_;
   NoticeSink notices_;

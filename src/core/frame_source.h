@@ -55,4 +55,20 @@ class FrameSource {
   virtual bool seek(int64_t /*index*/) { return false; }
 };
 
+// A source that wraps another (--loop, --swap-views, the swapped-views check) and changes only
+// part of what it does: the rest is the inner source's.
+class WrappingSource : public FrameSource {
+ public:
+  explicit WrappingSource(std::unique_ptr<FrameSource> inner) : inner_(std::move(inner)) {}
+  std::string describe() const override { return inner_->describe(); }
+  bool is_live() const override { return inner_->is_live(); }
+  int64_t frame_count() const override { return inner_->frame_count(); }
+  double frames_per_second() const override { return inner_->frames_per_second(); }
+  std::optional<StereoPair> next() override { return inner_->next(); }
+  bool seek(int64_t index) override { return inner_->seek(index); }
+
+ protected:
+  std::unique_ptr<FrameSource> inner_;
+};
+
 }  // namespace sv
