@@ -148,6 +148,11 @@ void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t st
 void remove_speckles(int16_t* disparity_fixed, int width, int height, int max_region_size,
                      int max_difference, int32_t* labels, int32_t* counts, cudaStream_t stream);
 
+// format_conversion.cu — image.h's to_gray of a colour plane, and disparity.h's
+// fixed_to_float_disparity, bit for bit.
+void colour_to_gray(const Rgb8* colour, size_t pixels, uint8_t* gray, cudaStream_t stream);
+void fixed_to_float_disparity(const int16_t* fixed, size_t pixels, float* out, cudaStream_t stream);
+
 // colorize.cu — colorize.cpp: RGBA8 (alpha 255) from fixed-point disparities; `inverse_range`
 // from sv::colorize_inverse_range(min, max).
 void colorize_disparity(const int16_t* disparity_fixed, int width, int height, float min_value,

@@ -363,7 +363,7 @@ void ViewerApp::collect_results() {
   const ImageRgb8& left = frame->pair.left;
   textures_->ensure_size(left.width(), left.height());
   show_views(*frame);
-  timings_.add(frame->result.timings, frame->processing_ms);
+  timings_.add(with_host_time(frame->result.timings, frame->host_ms), frame->processing_ms);
   frame_ = std::move(frame);
   ++frames_shown_;
   ++pipeline_frames_;

@@ -90,6 +90,7 @@ std::string usage_text() {
          "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json]\n"
          "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
          "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
+         "                   [--host-to-host | --device]\n"
          "  stereoview --list-algorithms | --list-cameras | --help | --version\n\n"
          "Source (default: the built-in synthetic scene):\n"
          "  --source synthetic        procedurally rendered scene with ground truth\n"
@@ -287,6 +288,12 @@ CliOptions parse_cli(int argc, const char* const* argv) {
         }
         options.bench.algorithms.push_back(item);
       }
+    } else if (flag == "--host-to-host" || flag == "--device") {
+      const BenchMode mode = flag == "--device" ? BenchMode::Device : BenchMode::HostToHost;
+      if (options.bench.mode != BenchMode::Stages && options.bench.mode != mode) {
+        throw UsageError("bench takes one of --host-to-host and --device");
+      }
+      options.bench.mode = mode;
     } else if (flag == "--runs") {
       options.bench.runs = parse_count(flag, args.value_for(flag, inline_value), 1, 100000);
     } else if (flag == "--warmup") {
@@ -357,6 +364,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   }
   if (options.command == CliCommand::Eval && options.dataset_dir.empty()) {
     throw UsageError("eval needs --dataset DIR");
+  }
+  if (options.bench.mode != BenchMode::Stages && options.command != CliCommand::Bench) {
+    throw UsageError("--host-to-host and --device are bench modes: stereoview bench --host-to-host");
   }
   options.bench.engine = options.engine;
   options.bench.params = options.params;

@@ -319,48 +319,75 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
     ScopedStageTimer timer(result.timings, "fill");
     fill_holes(disparity);
   }
-  result.disparity = fixed_to_float_disparity(disparity);
+  result.width = disparity.width();
+  result.height = disparity.height();
   result.disparity_fixed = std::move(disparity);
   return result;
 }
 
-DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
-                                   const StereoParams& params) {
+CpuEngine::CpuEngine() : worker_("cpu", &CpuEngine::compute_now) {}
+
+namespace {
+
+DisparityResult compute_gray(const ImageU8& left, const ImageU8& right,
+                             const StereoParams& params) {
   require_valid(params);
   require_missing_value_fits(params, 255);
   return run_pipeline(left, right, nullptr, nullptr, params);
 }
 
-DisparityResult CpuEngine::compute(const ImageRgb8& left, const ImageRgb8& right,
-                                   const StereoParams& params) {
+DisparityResult compute_colour(const ImageRgb8& left, const ImageRgb8& right,
+                               const StereoParams& params) {
   const ImageU8 gray_left = to_gray(left);
   const ImageU8 gray_right = to_gray(right);
-  if (!uses_colour_weights(params)) return compute(gray_left, gray_right, params);
+  if (!uses_colour_weights(params)) return compute_gray(gray_left, gray_right, params);
   require_valid(params);
   require_missing_value_fits(params, 255);
   return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, &left);
 }
 
-DisparityResult CpuEngine::compute(const ImageU16& left, const ImageU16& right,
-                                   const StereoParams& params) {
+DisparityResult compute_16bit(const ImageU16& left, const ImageU16& right,
+                              const StereoParams& params) {
   require_valid(params);
   require_high_bit_depth_support(params);
   require_matching_pair(left, right);
   return run_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, params);
 }
 
-bool CpuEngine::supports_high_bit_depth(const StereoParams& params) const {
-  return high_bit_depth_problem(params).empty();
-}
-
-DisparityResult CpuEngine::compute(const ImageF32& left, const ImageF32& right,
-                                   const StereoParams& params) {
+DisparityResult compute_float(const ImageF32& left, const ImageF32& right,
+                              const StereoParams& params) {
   require_valid(params);
   require_float_input_support(params);
   require_matching_pair(left, right);
   const FloatViewRange range = float_view_range(left, right, params);
   return run_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr, nullptr,
                       params, nullptr, &left, &right, range);
+}
+
+}  // namespace
+
+DisparityResult CpuEngine::compute_now(HostPair& pair, const FrameRequest& request) {
+  rectify_on_host(request, pair);
+  DisparityResult result;
+  switch (pair.format) {
+    case PixelFormat::Gray8: result = compute_gray(pair.left8, pair.right8, request.params); break;
+    case PixelFormat::Rgb8: result = compute_colour(pair.left_rgb, pair.right_rgb, request.params); break;
+    case PixelFormat::Gray16: result = compute_16bit(pair.left16, pair.right16, request.params); break;
+    case PixelFormat::GrayFloat: result = compute_float(pair.leftf, pair.rightf, request.params); break;
+  }
+  const ResultParts& want = request.want;
+  if (want.floating) result.disparity = fixed_to_float_disparity(result.disparity_fixed);
+  if (!want.fixed) result.disparity_fixed = ImageI16();
+  if (!want.confidence) result.confidence = ImageF32();
+  if (pair.format == PixelFormat::Rgb8 && request.rectification && want.rectified_views) {
+    result.rectified_left = std::move(pair.left_rgb);
+    result.rectified_right = std::move(pair.right_rgb);
+  }
+  return result;
+}
+
+bool CpuEngine::supports_high_bit_depth(const StereoParams& params) const {
+  return high_bit_depth_problem(params).empty();
 }
 
 bool CpuEngine::supports_float_input(const StereoParams& params) const {

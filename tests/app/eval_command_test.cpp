@@ -21,6 +21,7 @@
 #include "src/io/dataset_loader.h"
 #include "src/io/png_io.h"
 #include "tests/support/fifo_guard.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -583,11 +584,11 @@ TEST(EvalCommand, UsesTheDatasetRangeUnlessDisparitiesWereGiven) {
 
 // An engine whose frames need more memory than any machine has (4 EiB), and a slow one: eval
 // checks each pair's size before it computes it (issue 17).
-class CostedEngine : public StereoEngine {
+class CostedEngine : public test::FakeEngine {
  public:
   explicit CostedEngine(FrameCost cost) : cost_(cost) {}
   std::string name() const override { return "costed"; }
-  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+  DisparityResult match(const ImageU8& left, const ImageU8&, const StereoParams&) override {
     ++computed;
     DisparityResult result;
     result.disparity = ImageF32(left.width(), left.height(), 1.0f);

@@ -25,6 +25,7 @@
 #include "ui/output_paths.h"
 #include "ui/script_run.h"
 #include "ui/viewer_options.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -227,11 +228,11 @@ TEST(OutputPaths, AScriptsSnapshotFolderAndRecordingFileAreCheckedBeforeTheRun) 
 }
 
 // An engine named after its kind; "cuda" cannot be made, like on a machine without a device.
-class NamedEngine : public StereoEngine {
+class NamedEngine : public test::FakeEngine {
  public:
   explicit NamedEngine(std::string name) : name_(std::move(name)) {}
   std::string name() const override { return name_; }
-  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+  DisparityResult match(const ImageU8& left, const ImageU8&, const StereoParams&) override {
     DisparityResult result;
     result.disparity = ImageF32(left.width(), left.height(), 1.0f);
     return result;
