@@ -44,7 +44,10 @@ SensorCamera read_sensor(CalibrationYaml& file) {
 
 }  // namespace
 
-bool is_asl_sensor(const CalibrationYaml& file) { return file.has("T_BS") && file.has("intrinsics"); }
+bool is_asl_sensor(const CalibrationYaml& file) {
+  return file.has("T_BS") || file.has("sensor_type") ||
+         (file.has("intrinsics") && file.has("distortion_coefficients"));
+}
 
 StereoCalibration read_asl_sensor_pair(CalibrationYaml& cam0, CalibrationYaml& cam1) {
   const SensorCamera left = read_sensor(cam0);

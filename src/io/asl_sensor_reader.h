@@ -5,7 +5,8 @@
 
 namespace sv {
 
-// Whether a YAML file is an ASL sensor.yaml (EuRoC's camN/sensor.yaml): T_BS and intrinsics.
+// Whether a YAML file is an ASL sensor.yaml (EuRoC's camN/sensor.yaml), complete or not: T_BS,
+// sensor_type, or intrinsics with distortion_coefficients.
 bool is_asl_sensor(const CalibrationYaml& file);
 
 // The ASL pair of a stereo rig, cam0 (left) then cam1 (right): each with camera_model pinhole,

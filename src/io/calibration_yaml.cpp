@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <opencv2/core.hpp>
 
 #include "src/core/error.h"
@@ -35,6 +36,38 @@ std::string counts_text(std::initializer_list<size_t> counts) {
   return text;
 }
 
+size_t indent_of(const std::string& line) {
+  const size_t first = line.find_first_not_of(' ');
+  return first == std::string::npos ? line.size() : first;
+}
+
+// PyYAML (Kalibr) writes a key's block sequence at the key's own indentation ("T_cn_cnm1:" then
+// "- [...]" below it), which YAML allows and OpenCV's reader refuses ("Incorrect indentation"):
+// such items are indented two more spaces, with any lines that continue them.
+std::string indent_block_sequences(const std::string& text) {
+  std::istringstream lines(text);
+  std::string out, line;
+  bool after_empty_key = false, shifting = false;
+  size_t key_indent = 0;
+  while (std::getline(lines, line)) {
+    const size_t indent = indent_of(line);
+    const bool blank = indent == line.size() || line[indent] == '#';
+    if (!blank) {
+      const bool item = line.compare(indent, 2, "- ") == 0 || line.compare(indent, 2, "-") == 0;
+      if (after_empty_key && item && indent == key_indent) {
+        shifting = true;
+      } else if (shifting && (indent < key_indent || (indent == key_indent && !item))) {
+        shifting = false;
+      }
+      const size_t end = line.find_last_not_of(" \t\r");
+      after_empty_key = !item && line[end] == ':';
+      if (after_empty_key) key_indent = indent;
+    }
+    out += (shifting && !blank ? "  " : "") + line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 CalibrationYaml::CalibrationYaml(std::string path, const std::string& text)
@@ -42,8 +75,8 @@ CalibrationYaml::CalibrationYaml(std::string path, const std::string& text)
   // OpenCV's YAML reader wants its directive; the formats' own writers (PyYAML, yaml-cpp) omit it.
   const bool has_directive = text.rfind("%YAML", 0) == 0;
   try {
-    fs_.open(has_directive ? text : "%YAML:1.0\n" + text,
-             cv::FileStorage::READ | cv::FileStorage::MEMORY | cv::FileStorage::FORMAT_YAML);
+    fs_.open((has_directive ? "" : "%YAML:1.0\n") + indent_block_sequences(text),
+             cv::FileStorage::READ | cv::FileStorage::MEMORY);
   } catch (const cv::Exception& e) {
     throw InputError("cannot read calibration '" + path_ + "': not YAML that OpenCV can parse (" +
                      e.what() + ")");

@@ -40,8 +40,7 @@ CameraIntrinsics read_camera(const CalibrationYaml& file, const char* name) {
 }  // namespace
 
 bool is_kalibr_camchain(const CalibrationYaml& file) {
-  const cv::FileNode cam0 = file.root()["cam0"];
-  return cam0.isMap() && !cam0["intrinsics"].empty();
+  return file.root()["cam0"].isMap() || file.root()["cam1"].isMap();
 }
 
 StereoCalibration read_kalibr_camchain(CalibrationYaml& file) {

@@ -5,7 +5,7 @@
 
 namespace sv {
 
-// Whether a YAML file is a Kalibr camchain: cam0 and cam1 maps with intrinsics.
+// Whether a YAML file is a Kalibr camchain: a cam0 or cam1 map (complete or not).
 bool is_kalibr_camchain(const CalibrationYaml& file);
 
 // Kalibr's camchain.yaml: cam0 (left) and cam1 (right), each with camera_model pinhole,

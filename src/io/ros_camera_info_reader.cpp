@@ -61,7 +61,9 @@ Matrix3 transpose(const Matrix3& m) {
 }  // namespace
 
 bool is_ros_camera_info(const CalibrationYaml& file) {
-  return file.has("camera_matrix") && file.has("projection_matrix");
+  return file.has("camera_name") || file.has("projection_matrix") ||
+         file.has("rectification_matrix") ||
+         (file.has("camera_matrix") && file.has("distortion_model"));
 }
 
 StereoCalibration read_ros_camera_info_pair(CalibrationYaml& left_file, CalibrationYaml& right_file) {

@@ -5,7 +5,8 @@
 
 namespace sv {
 
-// Whether a YAML file is a ROS camera_info file: camera_matrix and projection_matrix.
+// Whether a YAML file is a ROS camera_info file, complete or not: camera_name,
+// projection_matrix, rectification_matrix, or camera_matrix with distortion_model.
 bool is_ros_camera_info(const CalibrationYaml& file);
 
 // The pair of ROS camera_info files a stereo calibration writes (camera_calibration's
