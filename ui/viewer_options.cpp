@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/app/data_files.h"
 #include "src/app/source_factory.h"
 #include "src/core/param_table.h"
 #include "src/app/help_table.h"
@@ -130,7 +131,9 @@ std::string viewer_usage() {
       {"--screenshot PATH",
        "write a PNG of the whole window after the last frame (missing folders are created)"},
       {"--script FILE", "timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'"},
-      {"--preset FILE", "load parameters (key = value lines); flags override it"},
+      {"--preset FILE|NAME",
+       "load parameters (key = value lines) from FILE or a shipped preset by NAME (default, "
+       "fast); flags override it"},
   }, layout);
   out += "\nDisplay:\n";
   out += format_help_rows({
@@ -271,7 +274,7 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
 
   if (!preset_path.empty()) {
     try {
-      options.params = load_preset_file(preset_path, options.params);
+      options.params = load_preset_file(resolve_preset_path(preset_path), options.params);
     } catch (const InputError& e) {
       throw ViewerUsageError(std::string("--preset: ") + e.what());
     }

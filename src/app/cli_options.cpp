@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/app/data_files.h"
 #include "src/app/help_table.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/param_table.h"
@@ -134,7 +135,8 @@ std::string usage_text() {
          "                            side-by-side (left view | colorized disparity)\n"
          "  --record-codec NAME       FFmpeg encoder: libx264 (default), mpeg4, mjpeg, ffv1, ...;\n"
          "                            the container follows FILE's extension (.mp4, .mkv, .avi)\n"
-         "  --preset FILE             load parameters (key = value lines); flags override it\n"
+         "  --preset FILE|NAME        load parameters (key = value lines) from FILE or a shipped\n"
+         "                            preset by NAME (default, fast); flags override it\n"
          "  --save-preset FILE        write the effective parameters as a preset and exit\n\n"
          "Evaluation:\n"
          "  --dataset DIR             Middlebury 2001/2003/2014 or KITTI folder, or a folder of them\n"
@@ -323,7 +325,7 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   }
 
   if (!preset_path.empty()) {
-    options.params = load_preset_file(preset_path, options.params);
+    options.params = load_preset_file(resolve_preset_path(preset_path), options.params);
     options.disparities_given = true;
   }
   for (const auto& [key, value] : param_flags) {
