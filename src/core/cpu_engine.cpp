@@ -238,12 +238,14 @@ ViewPyramid build_view_pyramid(const ImageU8& view, const ImageU16* plane16, con
 }  // namespace
 
 // The whole pipeline on 8-bit views; for 16-bit input `left16` / `right16` (else null) feed the
-// census instead, level by level; `colour_left` (else null), the colour of `left`, guides ESAW /
-// ESMP's weights on the input level; for float input `leftf` / `rightf` (else null) feed the
-// census the same way, `float_range` being the views' range.
+// census instead, level by level; `over_time` is the engine's temporal stage; `colour_left`
+// (else null), the colour of `left`, guides ESAW / ESMP's weights on the input level; for float
+// input `leftf` / `rightf` (else null) feed the census the same way, `float_range` being the
+// views' range.
 static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
                                     const ImageU16* left16, const ImageU16* right16,
                                     const StereoParams& params,
+                                    const CpuEngine::OverTimeStage& over_time,
                                     const ImageRgb8* colour_left = nullptr,
                                     const ImageF32* leftf = nullptr,
                                     const ImageF32* rightf = nullptr,
@@ -315,6 +317,9 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
     ScopedStageTimer timer(result.timings, "speckle");
     remove_speckles(disparity, params.speckle_size, params.speckle_range);
   }
+  // Before the fill, as in the RealSense chain: a held or smoothed value beats a filled guess,
+  // and the fill then works on the steadier map.
+  over_time(disparity, result.timings);
   if (params.fill_holes) {
     ScopedStageTimer timer(result.timings, "fill");
     fill_holes(disparity);
@@ -328,7 +333,7 @@ DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
                                    const StereoParams& params) {
   require_valid(params);
   require_missing_value_fits(params, 255);
-  return run_pipeline(left, right, nullptr, nullptr, params);
+  return run_pipeline(left, right, nullptr, nullptr, params, over_time(params));
 }
 
 DisparityResult CpuEngine::compute(const ImageRgb8& left, const ImageRgb8& right,
@@ -338,7 +343,7 @@ DisparityResult CpuEngine::compute(const ImageRgb8& left, const ImageRgb8& right
   if (!uses_colour_weights(params)) return compute(gray_left, gray_right, params);
   require_valid(params);
   require_missing_value_fits(params, 255);
-  return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, &left);
+  return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, over_time(params), &left);
 }
 
 DisparityResult CpuEngine::compute(const ImageU16& left, const ImageU16& right,
@@ -346,7 +351,8 @@ DisparityResult CpuEngine::compute(const ImageU16& left, const ImageU16& right,
   require_valid(params);
   require_high_bit_depth_support(params);
   require_matching_pair(left, right);
-  return run_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, params);
+  return run_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, params,
+                      over_time(params));
 }
 
 bool CpuEngine::supports_high_bit_depth(const StereoParams& params) const {
@@ -360,11 +366,23 @@ DisparityResult CpuEngine::compute(const ImageF32& left, const ImageF32& right,
   require_matching_pair(left, right);
   const FloatViewRange range = float_view_range(left, right, params);
   return run_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr, nullptr,
-                      params, nullptr, &left, &right, range);
+                      params, over_time(params), nullptr, &left, &right, range);
 }
 
 bool CpuEngine::supports_float_input(const StereoParams& params) const {
   return float_input_problem(params).empty();
+}
+
+CpuEngine::OverTimeStage CpuEngine::over_time(const StereoParams& params) {
+  return [this, &params](ImageI16& disparity, StageTimings& timings) {
+    const std::lock_guard<std::mutex> lock(temporal_mutex_);
+    if (!params.temporal_filter) {
+      temporal_.reset();
+      return;
+    }
+    ScopedStageTimer timer(timings, "temporal");
+    temporal_.apply(disparity, temporal_filter_settings(params));
+  };
 }
 
 FrameCost CpuEngine::frame_cost(int width, int height, const StereoParams& params) const {

@@ -1,6 +1,10 @@
 #pragma once
 
+#include <functional>
+#include <mutex>
+
 #include "src/core/stereo_engine.h"
+#include "src/core/temporal_filter.h"
 
 namespace sv {
 
@@ -24,6 +28,17 @@ class CpuEngine : public StereoEngine {
   bool supports_float_input(const StereoParams& params) const override;
   // Host memory and time on worker_count() threads (cpu_frame_cost.h).
   FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
+
+  // The pipeline's step over time, run on the disparity before hole filling.
+  using OverTimeStage = std::function<void(ImageI16& disparity_fixed, StageTimings& timings)>;
+
+ private:
+  // The temporal filter (params.temporal_filter) over this engine's stream of results; the only
+  // state the engine keeps between frames, dropped while the filter is off.
+  OverTimeStage over_time(const StereoParams& params);
+
+  std::mutex temporal_mutex_;
+  TemporalFilter temporal_;
 };
 
 }  // namespace sv
