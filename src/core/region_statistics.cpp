@@ -59,7 +59,7 @@ bool solve3(double m[3][3], double r[3], double z[3]) {
 
 // Fits d = a x + b y + c with coordinates taken about the rectangle's centre, so the normal
 // equations stay well conditioned for rectangles far from the origin.
-void fit_plane(const ImageF32& disparity, const PixelRect& r, RegionStatistics& s) {
+void fit_plane(const ImageF32& disparity, const RegionRect& r, RegionStatistics& s) {
   const double cx = r.x + 0.5 * (r.width - 1), cy = r.y + 0.5 * (r.height - 1);
   double m[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, rhs[3] = {0, 0, 0};
   for (int y = r.y; y < r.y + r.height; ++y) {
@@ -93,16 +93,16 @@ void fit_plane(const ImageF32& disparity, const PixelRect& r, RegionStatistics& 
 
 }  // namespace
 
-PixelRect clip_rect(const PixelRect& rect, int image_width, int image_height) {
+RegionRect clip_rect(const RegionRect& rect, int image_width, int image_height) {
   const long long x0 = std::max<long long>(rect.x, 0), y0 = std::max<long long>(rect.y, 0);
   const long long x1 = std::min<long long>(static_cast<long long>(rect.x) + rect.width, image_width);
   const long long y1 = std::min<long long>(static_cast<long long>(rect.y) + rect.height, image_height);
-  if (x1 <= x0 || y1 <= y0) return PixelRect{};
-  return PixelRect{static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0),
+  if (x1 <= x0 || y1 <= y0) return RegionRect{};
+  return RegionRect{static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0),
                    static_cast<int>(y1 - y0)};
 }
 
-RegionStatistics region_statistics(const ImageF32& disparity, const PixelRect& rect,
+RegionStatistics region_statistics(const ImageF32& disparity, const RegionRect& rect,
                                    double focal_px, double baseline_m,
                                    const ImageF32* ground_truth) {
   const bool truth = ground_truth != nullptr && !ground_truth->empty();
@@ -115,7 +115,7 @@ RegionStatistics region_statistics(const ImageF32& disparity, const PixelRect& r
   RegionStatistics s;
   s.rect = clip_rect(rect, disparity.width(), disparity.height());
   if (s.rect.empty()) return s;
-  const PixelRect& r = s.rect;
+  const RegionRect& r = s.rect;
   s.pixels = static_cast<long long>(r.width) * r.height;
   s.has_depth = focal_px > 0.0 && baseline_m > 0.0;
   s.has_truth = truth;

@@ -5,17 +5,17 @@
 namespace sv {
 
 // A rectangle of whole pixels: columns x .. x + width - 1, rows y .. y + height - 1.
-struct PixelRect {
+struct RegionRect {
   int x = 0, y = 0, width = 0, height = 0;
   bool empty() const { return width <= 0 || height <= 0; }
 };
 
 // The part of `rect` inside an image of image_width x image_height (empty when none).
-PixelRect clip_rect(const PixelRect& rect, int image_width, int image_height);
+RegionRect clip_rect(const RegionRect& rect, int image_width, int image_height);
 
 // What a drawn rectangle says about the disparity inside it.
 struct RegionStatistics {
-  PixelRect rect;           // as clipped to the image
+  RegionRect rect;           // as clipped to the image
   long long pixels = 0;     // in the rectangle
   long long valid = 0;      // with a finite disparity
   double valid_fraction = 0.0;
@@ -43,7 +43,7 @@ struct RegionStatistics {
 // `ground_truth` may be null or empty (no truth); it must otherwise have the disparity's size
 // (InputError). focal_px and baseline_m > 0 give depth. An empty clipped rectangle gives
 // pixels = 0 and nothing else.
-RegionStatistics region_statistics(const ImageF32& disparity, const PixelRect& rect,
+RegionStatistics region_statistics(const ImageF32& disparity, const RegionRect& rect,
                                    double focal_px = 0.0, double baseline_m = 0.0,
                                    const ImageF32* ground_truth = nullptr);
 

@@ -19,7 +19,7 @@ TEST(RegionStatistics, CountsAndMomentsByHand) {
   // 2x2 rectangle at (1, 1) of a 4x3 map: 2, 4, 6 and one invalid.
   ImageF32 d(4, 3, 100.0f);
   d.at(1, 1) = 2.0f, d.at(2, 1) = 4.0f, d.at(1, 2) = 6.0f, d.at(2, 2) = kInvalidDisparity;
-  const RegionStatistics s = region_statistics(d, PixelRect{1, 1, 2, 2}, 100.0, 0.5);
+  const RegionStatistics s = region_statistics(d, RegionRect{1, 1, 2, 2}, 100.0, 0.5);
   EXPECT_EQ(s.pixels, 4);
   EXPECT_EQ(s.valid, 3);
   EXPECT_DOUBLE_EQ(s.valid_fraction, 0.75);
@@ -44,7 +44,7 @@ TEST(RegionStatistics, PlaneFitOfATiltedPlaneWithKnownNoise) {
   ImageF32 d(40, 30);
   for (int y = 0; y < 30; ++y)
     for (int x = 0; x < 40; ++x) d.at(x, y) = 0.1f * x - 0.05f * y + 20.0f + ((x + y) % 2 ? 0.25f : -0.25f);
-  const RegionStatistics s = region_statistics(d, PixelRect{-5, -5, 100, 100});
+  const RegionStatistics s = region_statistics(d, RegionRect{-5, -5, 100, 100});
   EXPECT_EQ(s.rect.width, 40);
   EXPECT_EQ(s.rect.height, 30);
   EXPECT_NEAR(s.plane_a, 0.1, 1e-4);
@@ -55,20 +55,20 @@ TEST(RegionStatistics, PlaneFitOfATiltedPlaneWithKnownNoise) {
 
 TEST(RegionStatistics, EdgeCases) {
   ImageF32 d(5, 5, kInvalidDisparity);
-  EXPECT_EQ(region_statistics(d, PixelRect{7, 7, 3, 3}).pixels, 0);  // outside
-  EXPECT_EQ(region_statistics(d, PixelRect{1, 1, 0, 3}).pixels, 0);  // empty
-  const RegionStatistics none = region_statistics(d, PixelRect{0, 0, 5, 5});
+  EXPECT_EQ(region_statistics(d, RegionRect{7, 7, 3, 3}).pixels, 0);  // outside
+  EXPECT_EQ(region_statistics(d, RegionRect{1, 1, 0, 3}).pixels, 0);  // empty
+  const RegionStatistics none = region_statistics(d, RegionRect{0, 0, 5, 5});
   EXPECT_EQ(none.valid, 0);
   EXPECT_FALSE(none.plane_fitted);
   d.at(0, 0) = 1.0f, d.at(1, 1) = 2.0f, d.at(2, 2) = 3.0f;  // three points on one line
-  EXPECT_FALSE(region_statistics(d, PixelRect{0, 0, 5, 5}).plane_fitted);
+  EXPECT_FALSE(region_statistics(d, RegionRect{0, 0, 5, 5}).plane_fitted);
   const ImageF32 other(4, 5);
-  EXPECT_THROW(region_statistics(d, PixelRect{0, 0, 2, 2}, 0, 0, &other), InputError);
-  EXPECT_EQ(clip_rect(PixelRect{-2147483647, 0, 2147483647, 2}, 5, 5).width, 0);
+  EXPECT_THROW(region_statistics(d, RegionRect{0, 0, 2, 2}, 0, 0, &other), InputError);
+  EXPECT_EQ(clip_rect(RegionRect{-2147483647, 0, 2147483647, 2}, 5, 5).width, 0);
 }
 
 // The back wall (depth 10, disparity D / 10) right of the floating cube at 320x240, frame 0.
-const PixelRect kWallRect{270, 10, 40, 100};
+const RegionRect kWallRect{270, 10, 40, 100};
 
 TEST(RegionStatistics, TheBackWallComesOutFlat) {
   const SyntheticFrame frame = test::render_synthetic(320, 240, 64, 0);
@@ -95,8 +95,8 @@ TEST(RegionStatistics, BadPixelsEqualEvalOnTheSamePixels) {
   params.fill_holes = false;
   const ImageF32 d = CpuEngine().compute(frame.left, frame.right, params).disparity;
   // Around the near post and the sphere: occlusions, edges and holes.
-  for (const PixelRect rect : {PixelRect{40, 60, 120, 150}, PixelRect{150, 120, 100, 100},
-                               PixelRect{0, 0, 320, 240}}) {
+  for (const RegionRect rect : {RegionRect{40, 60, 120, 150}, RegionRect{150, 120, 100, 100},
+                               RegionRect{0, 0, 320, 240}}) {
     const RegionStatistics s = region_statistics(d, rect, 0, 0, &frame.ground_truth);
     EvaluationMasks masks;
     masks.all = ImageU8(320, 240, 0);
