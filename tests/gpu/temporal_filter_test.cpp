@@ -94,7 +94,9 @@ TEST(CudaTemporalFilter, TwoFramesInFlightKeepTheOrder) {
     const ImageU8 right = to_gray(test::with_noise(frame.right, 12, 2 * i + 2));
     expected.push_back(cpu.compute(left, right, params).disparity_fixed);
     gpu.submit(left, right, params);
-    if (i > 0) EXPECT_EQ(gpu.collect().disparity_fixed, expected[i - 1]) << "frame " << i - 1;
+    if (i > 0) {
+      EXPECT_EQ(gpu.collect().disparity_fixed, expected[i - 1]) << "frame " << i - 1;
+    }
   }
   EXPECT_EQ(gpu.collect().disparity_fixed, expected.back());
 }
