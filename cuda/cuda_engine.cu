@@ -127,6 +127,7 @@ struct CudaEngine::Impl {
   DeviceBuffer<int16_t> temporal_previous;
   DeviceBuffer<uint8_t> temporal_age;
   int temporal_width = 0, temporal_height = 0;
+  StereoParams temporal_params;  // the parameters of that history
   // Confidence (final level): cost peaks, the confidence and a float scratch (texture, repair).
   DeviceBuffer<float2> peaks;
   DeviceBuffer<float> confidence, confidence_scratch;
@@ -799,7 +800,9 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
   // the state is always the previous frame's.
   if (params.temporal_filter) {
     ScopedStage s(*events, "temporal");
-    const bool fresh = temporal_width != width || temporal_height != height;
+    const bool fresh = temporal_width != width || temporal_height != height ||
+                       !same_matching(temporal_params, params);
+    temporal_params = params;
     temporal_previous.reserve(full_pixels);
     temporal_age.reserve(full_pixels);
     temporal_filter(disparity.data(), temporal_previous.data(), temporal_age.data(), width,

@@ -376,10 +376,9 @@ bool CpuEngine::supports_float_input(const StereoParams& params) const {
 CpuEngine::OverTimeStage CpuEngine::over_time(const StereoParams& params) {
   return [this, &params](ImageI16& disparity, StageTimings& timings) {
     const std::lock_guard<std::mutex> lock(temporal_mutex_);
-    if (!params.temporal_filter) {
-      temporal_.reset();
-      return;
-    }
+    if (!params.temporal_filter || !same_matching(temporal_params_, params)) temporal_.reset();
+    temporal_params_ = params;
+    if (!params.temporal_filter) return;
     ScopedStageTimer timer(timings, "temporal");
     temporal_.apply(disparity, temporal_filter_settings(params));
   };

@@ -39,6 +39,7 @@ class CpuEngine : public StereoEngine {
 
   std::mutex temporal_mutex_;
   TemporalFilter temporal_;
+  StereoParams temporal_params_;  // the parameters of temporal_'s history
 };
 
 }  // namespace sv

@@ -17,6 +17,15 @@ TemporalFilterSettings temporal_filter_settings(const StereoParams& params) {
   return s;
 }
 
+bool same_matching(const StereoParams& before, const StereoParams& now) {
+  StereoParams a = before;
+  a.temporal_filter = now.temporal_filter;
+  a.temporal_alpha = now.temporal_alpha;
+  a.temporal_delta = now.temporal_delta;
+  a.temporal_persistence = now.temporal_persistence;
+  return a == now;
+}
+
 void TemporalFilter::apply(ImageI16& disparity, const TemporalFilterSettings& settings) {
   if (!previous_.same_size(disparity)) {
     previous_ = ImageI16(disparity.width(), disparity.height(), kTemporalInvalid);

@@ -101,7 +101,7 @@ TEST(CudaTemporalFilter, TwoFramesInFlightKeepTheOrder) {
   EXPECT_EQ(gpu.collect().disparity_fixed, expected.back());
 }
 
-TEST(CudaTemporalFilter, TurningItOffDropsTheHistory) {
+TEST(CudaTemporalFilter, TurningItOffOrChangingTheMatchingDropsTheHistory) {
   SV_REQUIRE_CUDA_DEVICE();
   StereoParams params = temporal_params();
   const SyntheticFrame frame = test::render_synthetic(96, 64, 32, 0);
@@ -111,8 +111,9 @@ TEST(CudaTemporalFilter, TurningItOffDropsTheHistory) {
   const ImageU8 d = to_gray(test::with_noise(frame.right, 12, 4));
   CpuEngine cpu;
   cuda::CudaEngine gpu;
-  for (const bool on : {true, false, true}) {
-    params.temporal_filter = on;
+  for (const int step : {0, 1, 2, 3}) {
+    params.temporal_filter = step != 1;
+    if (step == 3) params.p2 = 90;  // a matching change: both start afresh
     EXPECT_EQ(gpu.compute(a, b, params).disparity_fixed, cpu.compute(a, b, params).disparity_fixed);
     EXPECT_EQ(gpu.compute(c, d, params).disparity_fixed, cpu.compute(c, d, params).disparity_fixed);
   }

@@ -196,6 +196,27 @@ TEST(TemporalFilter, LeavesNoTrailBeyondTheResetThresholdOnAMovingScene) {
   EXPECT_GT(held, 0);
 }
 
+TEST(TemporalFilter, AChangedMatchingParameterStartsAfresh) {
+  StereoParams a = sequence_params(true), b = a;
+  b.p2 = 120;
+  EXPECT_TRUE(same_matching(a, a));
+  EXPECT_FALSE(same_matching(a, b));
+  StereoParams c = a;
+  c.temporal_alpha = 0.9f;
+  c.temporal_filter = false;
+  EXPECT_TRUE(same_matching(a, c));  // the filter's own settings keep the history
+
+  const SyntheticFrame frame = test::render_synthetic(kW, kH, kMaxDisparity, 0);
+  const ImageRgb8 left = test::with_noise(frame.left, 8, 1), right = test::with_noise(frame.right, 8, 2);
+  CpuEngine engine, fresh;
+  engine.compute(left, right, a);
+  StereoParams b_plain = b;
+  b_plain.temporal_filter = false;
+  // After the change the result is the new parameters' own, not a blend with the old ones.
+  EXPECT_EQ(engine.compute(left, right, b).disparity_fixed,
+            fresh.compute(left, right, b_plain).disparity_fixed);
+}
+
 TEST(TemporalFilter, OffKeepsTheEngineStatelessAndOnOnlyAddsAStage) {
   const SyntheticFrame frame = test::render_synthetic(kW, kH, kMaxDisparity, 0);
   CpuEngine engine;
