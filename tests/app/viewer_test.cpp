@@ -1065,7 +1065,7 @@ TEST_F(ViewerTest, UnreadableScriptsAndPresetsAndNonFiniteNumbersAreUsageErrors)
       {{"--script", "/dev/zero"}, "'/dev/zero': a character device, not a regular file"},
       {{"--gamma-c", "inf"}, "is not a finite number"},
       {{"--bm-max-cost", "1e39"}, "is not a finite number"},
-      {{"--range", "-inf:inf"}, "--range needs search, auto or MIN:MAX (finite numbers"},
+      {{"--range", "-inf:inf"}, "--range needs search, auto, smoothed or MIN:MAX (finite numbers"},
   };
   for (const auto& c : cases) {
     const ViewerRun run = run_viewer(c.args);
