@@ -170,6 +170,7 @@ class ViewerApp {
   FlickerMeter flicker_meter_;
   std::deque<double> flicker_history_;  // newest last, at most kFlickerFrames
   bool selecting_ = false;              // a right-button drag is drawing the region
+  size_t select_cell_ = 0;               // the view it started in
   float select_from_x_ = 0.0f, select_from_y_ = 0.0f;  // where it started, image pixels
   int64_t confidence_sequence_ = -1;  // the frame whose confidence the texture holds
   int64_t frames_shown_ = 0;
@@ -615,7 +616,8 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
   }
   for (size_t i = 0; i < layout.cells.size(); ++i) {
     const Rect& cell = layout.cells[i];
-    if (!cell.contains(mx, my) && !dragging_ && !selecting_) continue;
+    // A region drag stays with the view it started in, wherever the pointer goes.
+    if (selecting_ ? i != select_cell_ : !cell.contains(mx, my) && !dragging_) continue;
     if (io.MouseWheel != 0.0f) {
       zoom_about(state_.transform, cell, iw, ih, std::pow(1.15f, io.MouseWheel), mx, my);
     }
@@ -628,6 +630,7 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
     window_to_image(image_rect(cell, iw, ih, state_.transform), iw, ih, mx, my, ix, iy);
     if (ImGui::IsMouseClicked(1) && frame_) {
       selecting_ = true;
+      select_cell_ = i;
       select_from_x_ = std::clamp(ix, 0.0f, static_cast<float>(iw));
       select_from_y_ = std::clamp(iy, 0.0f, static_cast<float>(ih));
     }
