@@ -28,6 +28,7 @@
 #include "src/core/parallel_copy.h"
 #include "src/core/pyramid.h"
 #include "src/core/remap.h"
+#include "src/core/temporal_filter.h"
 
 namespace sv::cuda {
 namespace {
@@ -136,6 +137,12 @@ struct CudaEngine::Impl {
   DeviceBuffer<float> adaptive_scratch;
   DeviceBuffer<__half> adaptive_half, adaptive_half_scratch;
   DeviceBuffer<int16_t> disparity, disparity_scratch, right_disparity;
+  // The temporal filter's state (params.temporal_filter): the previous output and each pixel's
+  // hold age, for frames of temporal_width x temporal_height; 0 x 0 = no history.
+  DeviceBuffer<int16_t> temporal_previous;
+  DeviceBuffer<uint8_t> temporal_age;
+  int temporal_width = 0, temporal_height = 0;
+  StereoParams temporal_params;  // the parameters of that history
   // Confidence (final level): cost peaks, the confidence and a float scratch (texture, repair).
   DeviceBuffer<float2> peaks;
   DeviceBuffer<float> confidence, confidence_scratch;
@@ -941,6 +948,22 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
     counts.reserve(full_pixels);
     remove_speckles(disparity.data(), width, height, params.speckle_size, params.speckle_range,
                     labels.data(), counts.data(), stream);
+  }
+  // Before the fill, as the CPU engine. Frames run in submission order on this one stream, so
+  // the state is always the previous frame's.
+  if (params.temporal_filter) {
+    ScopedStage s(*events, "temporal");
+    const bool fresh = temporal_width != width || temporal_height != height ||
+                       !same_matching(temporal_params, params);
+    temporal_params = params;
+    temporal_previous.reserve(full_pixels);
+    temporal_age.reserve(full_pixels);
+    temporal_filter(disparity.data(), temporal_previous.data(), temporal_age.data(), width,
+                    height, fresh, temporal_filter_settings(params), stream);
+    temporal_width = width;
+    temporal_height = height;
+  } else {
+    temporal_width = temporal_height = 0;
   }
   if (params.fill_holes) {
     ScopedStage s(*events, "fill");

@@ -17,6 +17,7 @@
 #include "src/core/colorize.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/stereo_params.h"
+#include "src/core/temporal_filter_math.h"
 #include "src/core/winner_takes_all.h"
 
 namespace sv::cuda {
@@ -142,6 +143,12 @@ void lr_check(int16_t* left_fixed, const int16_t* right_fixed, int width, int he
 void median_filter(const int16_t* in, int16_t* out, int width, int height, int size,
                    cudaStream_t stream);
 void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t stream);
+
+// temporal_filter.cu — temporal_filter.cpp. `previous` and `age` (width * height each) are the
+// filter's state, updated in place; `fresh` treats them as empty (no history) without reading.
+void temporal_filter(int16_t* disparity_fixed, int16_t* previous, uint8_t* age, int width,
+                     int height, bool fresh, const TemporalFilterSettings& settings,
+                     cudaStream_t stream);
 
 // speckle_filter.cu — speckle_filter.cpp. `labels` and `counts` are scratch of width * height
 // int32 each.

@@ -88,7 +88,7 @@ std::string usage_text() {
   out << "stereoview: real-time stereo matching\n\n"
          "Usage:\n"
          "  stereoview [--headless] [source] [--algorithm NAME] [parameters] [--out DIR]\n"
-         "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json]\n"
+         "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json] [--out DIR]\n"
          "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
          "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
          "                   [--host-to-host | --device]\n"
@@ -140,7 +140,9 @@ std::string usage_text() {
          "  --save-preset FILE        write the effective parameters as a preset and exit\n\n"
          "Evaluation:\n"
          "  --dataset DIR             Middlebury 2001/2003/2014 or KITTI folder, or a folder of them\n"
-         "  --json                    print the results as JSON\n\n"
+         "  --json                    print the results as JSON\n"
+         "  --out DIR                 eval: also write each pair's disparity beside its ground\n"
+         "                            truth, an error map and summary.md with the table\n\n"
          "Parameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
   out << format_help_rows(parameter_help_rows());
   return out.str();

@@ -1,7 +1,11 @@
 #pragma once
 
+#include <functional>
+#include <mutex>
+
 #include "src/core/frame_worker.h"
 #include "src/core/stereo_engine.h"
+#include "src/core/temporal_filter.h"
 
 namespace sv {
 
@@ -22,10 +26,19 @@ class CpuEngine : public StereoEngine {
   // Host memory and time on worker_count() threads (cpu_frame_cost.h).
   FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
 
-  // One frame on the calling thread: what the worker runs.
-  static DisparityResult compute_now(HostPair& pair, const FrameRequest& request);
+  // The pipeline's step over time, run on the disparity before hole filling.
+  using OverTimeStage = std::function<void(ImageI16& disparity_fixed, StageTimings& timings)>;
 
  private:
+  // One frame on the worker thread.
+  DisparityResult compute_now(HostPair& pair, const FrameRequest& request);
+  // The temporal filter (params.temporal_filter) over this engine's stream of results; the only
+  // state the engine keeps between frames, dropped while the filter is off.
+  OverTimeStage over_time(const StereoParams& params);
+
+  std::mutex temporal_mutex_;
+  TemporalFilter temporal_;
+  StereoParams temporal_params_;  // the parameters of temporal_'s history
   FrameWorker worker_;  // last: stopped first
 };
 
