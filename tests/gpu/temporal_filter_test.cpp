@@ -14,6 +14,7 @@
 #include "tests/gpu/gpu_test_support.h"
 #include "tests/support/noisy_frames.h"
 #include "tests/support/synthetic_frames.h"
+#include "tests/support/requests.h"
 
 namespace sv {
 namespace {
@@ -93,7 +94,7 @@ TEST(CudaTemporalFilter, TwoFramesInFlightKeepTheOrder) {
     const ImageU8 left = to_gray(test::with_noise(frame.left, 12, 2 * i + 1));
     const ImageU8 right = to_gray(test::with_noise(frame.right, 12, 2 * i + 2));
     expected.push_back(cpu.compute(left, right, params).disparity_fixed);
-    gpu.submit(left, right, params);
+    gpu.submit(test::request_of(left, right, params));
     if (i > 0) {
       EXPECT_EQ(gpu.collect().disparity_fixed, expected[i - 1]) << "frame " << i - 1;
     }
