@@ -151,6 +151,33 @@ class HungryEngine : public MarkerEngine {
 
 // Issue 17: the viewer's frames are checked before they are computed; one that cannot fit is an
 // error message and the thread goes on with the next frame.
+// An engine whose frames say they spent `span_ms` on a device (after `host_ms` on the host).
+class DeviceSpanEngine : public MarkerEngine {
+ public:
+  DisparityResult match(const ImageU8& left, const ImageU8& right, const StereoParams& params) override {
+    std::this_thread::sleep_for(30ms);
+    DisparityResult result = MarkerEngine::match(left, right, params);
+    result.timings.device_span_ms = 20.0;
+    return result;
+  }
+};
+
+// The host's own time of a frame (issue 18): its wall time outside the device's span, which the
+// viewer's timings panel shows.
+TEST(ProcessingThread, AFramesHostTimeIsItsWallTimeOutsideTheDeviceSpan) {
+  PairQueue queue(4, QueueFullPolicy::Block);
+  const EngineFactory factory = [](const std::string&, std::ostream&) {
+    return std::unique_ptr<StereoEngine>(new DeviceSpanEngine());
+  };
+  ProcessingThread processing(queue, factory, "fake", StereoParams{});
+  processing.start();
+  queue.push(marked_pair(1));
+  const auto frame = wait_for(processing, [](const ProcessedFrame&) { return true; });
+  ASSERT_TRUE(frame);
+  EXPECT_GE(frame->processing_ms, 30.0);
+  EXPECT_DOUBLE_EQ(frame->host_ms, frame->processing_ms - 20.0);
+}
+
 TEST(ProcessingThread, AFrameThatCannotFitIsRefusedBeforeItIsComputed) {
   PairQueue queue(8, QueueFullPolicy::Block);
   const EngineFactory factory = [](const std::string&, std::ostream&) {

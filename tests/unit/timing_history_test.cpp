@@ -82,3 +82,25 @@ TEST(RateMeter, CountsEventsPerSecondOverItsWindow) {
 
 }  // namespace
 }  // namespace sv
+
+namespace sv {
+namespace {
+
+// A GPU frame's timings gain the host's own time as their last row, shown in the timings panel;
+// a CPU frame (no device span) is host time throughout and gets no extra row.
+TEST(TimingHistory, GpuFramesShowTheHostsOwnTimeAsALastRow) {
+  StageTimings gpu;
+  gpu.add("sgm", 2.0);
+  gpu.device_span_ms = 2.5;
+  const StageTimings shown = with_host_time(gpu, 0.4);
+  ASSERT_EQ(shown.stages.size(), 2u);
+  EXPECT_EQ(shown.stages.back().stage, kHostStage);
+  EXPECT_DOUBLE_EQ(shown.stages.back().milliseconds, 0.4);
+
+  StageTimings cpu;
+  cpu.add("sgm", 40.0);
+  EXPECT_EQ(with_host_time(cpu, 40.0).stages.size(), 1u);
+}
+
+}  // namespace
+}  // namespace sv
