@@ -1,0 +1,172 @@
+#include "src/cpu_fast/fast_cpu_engine.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/core/algorithm_registry.h"
+#include "src/core/confidence.h"
+#include "src/core/disparity.h"
+#include "src/core/high_bit_depth.h"
+#include "src/core/hole_filling.h"
+#include "src/core/lr_check.h"
+#include "src/core/median_filter.h"
+#include "src/core/pyramid.h"
+#include "src/core/speckle_filter.h"
+#include "src/cpu_fast/fast_census_cost.h"
+#include "src/cpu_fast/fast_sgm.h"
+#include "src/cpu_fast/fast_wta.h"
+#include "src/cpu_fast/packed_census.h"
+
+namespace sv {
+namespace {
+
+// One view's pyramid as cpu_engine.cpp builds it: the 8-bit levels every stage reads and, for
+// 16-bit or float input, the full-depth levels the census reads instead.
+struct ViewLevels {
+  std::vector<ImageU8> eight_bit;
+  std::vector<ImageU16> sixteen_bit;
+  std::vector<ImageF32> floats;
+};
+
+ViewLevels build_levels(const ImageU8& view, const ImageU16* plane16, const ImageF32* planef,
+                        FloatViewRange float_range, const StereoParams& params) {
+  const int levels = params.pyramid_levels;
+  ViewLevels out;
+  if (plane16 != nullptr) {
+    out.sixteen_bit = build_pyramid(*plane16, levels, params.missing_value);
+    out.eight_bit.push_back(view);
+    for (int i = 1; i <= levels; ++i) out.eight_bit.push_back(eight_bit_view(out.sixteen_bit[i]));
+  } else if (planef != nullptr) {
+    out.floats = build_pyramid(*planef, levels, float_missing_value(params));
+    out.eight_bit.push_back(view);
+    for (int i = 1; i <= levels; ++i) out.eight_bit.push_back(eight_bit_view(out.floats[i], float_range));
+  } else {
+    out.eight_bit = build_pyramid(view, levels);
+  }
+  return out;
+}
+
+// The census of one view on one level, from the plane the reference's census reads there.
+PackedCensus level_census(const ViewLevels& view, int level, const StereoParams& params) {
+  if (!view.floats.empty()) {
+    return packed_census(view.floats[level], params.census, float_missing_value(params));
+  }
+  if (!view.sixteen_bit.empty()) {
+    return packed_census(view.sixteen_bit[level], params.census, params.missing_value);
+  }
+  // Coarse 8-bit levels hold plain averages, so only the input level knows missing values.
+  return packed_census(view.eight_bit[level], params.census, level == 0 ? params.missing_value : -1);
+}
+
+// cpu_engine.cpp's run_pipeline for census-SGM without confidence, stage for stage, with the
+// SIMD stages; the timings carry the reference's stage names.
+DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, const ImageU16* left16,
+                                  const ImageU16* right16, const ImageF32* leftf,
+                                  const ImageF32* rightf, FloatViewRange float_range,
+                                  const StereoParams& params) {
+  require_matching_pair(left, right);
+  const int levels = params.pyramid_levels;
+  pyramid_level_sizes(left.width(), left.height(), levels);  // throws when too small
+
+  DisparityResult result;
+  ViewLevels left_levels, right_levels;
+  {
+    ScopedStageTimer timer(result.timings, "pyramid");
+    left_levels = build_levels(left, left16, leftf, float_range, params);
+    right_levels = build_levels(right, right16, rightf, float_range, params);
+  }
+  SearchRange range = coarse_search_range(params.min_disparity, params.num_disparities, levels);
+  ImageI16 disparity;
+  for (int level = levels; level >= 0; --level) {
+    const bool final_level = level == 0;
+    const std::string prefix = level > 0 ? "L" + std::to_string(level) + " " : "";
+    auto timer = [&](const char* stage) { return ScopedStageTimer(result.timings, prefix + stage); };
+    PackedCensus census_left, census_right;
+    {
+      const auto t = timer("census");
+      census_left = level_census(left_levels, level, params);
+      census_right = level_census(right_levels, level, params);
+    }
+    PaddedVolume<uint8_t> costs = [&] {
+      const auto t = timer("cost");
+      return fast_census_cost_volume(census_left, census_right, range);
+    }();
+    PaddedVolume<int16_t> aggregated = [&] {
+      const auto t = timer("sgm");
+      return fast_sgm_aggregate(costs, range, left_levels.eight_bit[level], sgm_settings(params));
+    }();
+    WtaSettings wta;
+    wta.uniqueness = final_level ? params.uniqueness : 0;
+    wta.subpixel = params.subpixel || !final_level;
+    const bool lr = final_level && params.lr_check;
+    ImageI16 right_view;
+    {
+      const auto t = timer("wta");
+      disparity = fast_winner_takes_all(aggregated, range, wta, lr ? &right_view : nullptr);
+    }
+    if (lr) {
+      const auto t = timer("lr-check");
+      lr_check(disparity, right_view, params.lr_max_diff);
+    }
+    if (level > 0) {
+      const ImageU8& finer = left_levels.eight_bit[level - 1];
+      range = refine_search_range(disparity, finer.width(), finer.height(), params.refine_radius,
+                                  params.min_disparity, params.num_disparities, level - 1);
+    }
+  }
+  if (params.median > 1) {
+    ScopedStageTimer timer(result.timings, "median");
+    disparity = median_filter(disparity, params.median);
+  }
+  if (params.speckle_size > 0) {
+    ScopedStageTimer timer(result.timings, "speckle");
+    remove_speckles(disparity, params.speckle_size, params.speckle_range);
+  }
+  if (params.fill_holes) {
+    ScopedStageTimer timer(result.timings, "fill");
+    fill_holes(disparity);
+  }
+  result.disparity = fixed_to_float_disparity(disparity);
+  result.disparity_fixed = std::move(disparity);
+  return result;
+}
+
+}  // namespace
+
+bool FastCpuEngine::accelerates(const StereoParams& params) {
+  const AlgorithmInfo* algorithm = find_algorithm(params.algorithm);
+  return algorithm != nullptr && algorithm->cost == MatchingCost::Census &&
+         algorithm->aggregation == Aggregation::Sgm && !wants_confidence(params);
+}
+
+DisparityResult FastCpuEngine::compute(const ImageU8& left, const ImageU8& right,
+                                       const StereoParams& params) {
+  require_valid(params);
+  if (!accelerates(params)) return CpuEngine::compute(left, right, params);
+  require_missing_value_fits(params, 255);
+  return run_fast_pipeline(left, right, nullptr, nullptr, nullptr, nullptr, {}, params);
+}
+
+DisparityResult FastCpuEngine::compute(const ImageU16& left, const ImageU16& right,
+                                       const StereoParams& params) {
+  require_valid(params);
+  if (!accelerates(params)) return CpuEngine::compute(left, right, params);
+  require_high_bit_depth_support(params);
+  require_matching_pair(left, right);
+  return run_fast_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, nullptr,
+                           nullptr, {}, params);
+}
+
+DisparityResult FastCpuEngine::compute(const ImageF32& left, const ImageF32& right,
+                                       const StereoParams& params) {
+  require_valid(params);
+  if (!accelerates(params)) return CpuEngine::compute(left, right, params);
+  require_float_input_support(params);
+  require_matching_pair(left, right);
+  const FloatViewRange range = float_view_range(left, right, params);
+  return run_fast_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr,
+                           nullptr, &left, &right, range, params);
+}
+
+}  // namespace sv

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+
+#include "src/core/cpu_engine.h"
+
+namespace sv {
+
+// The CPU engine users run (`--engine cpu`): census-SGM with SIMD stages (packed census, cost,
+// path aggregation, WTA and backward matching on Google Highway, dispatched at run time to the
+// best instruction set of the CPU), bit for bit the CPU reference's result. Everything it does
+// not accelerate (other algorithms, the confidence and repair) runs on the reference it derives
+// from. Post-filters (LR check, median, speckle, fill) are the reference's own stages.
+class FastCpuEngine : public CpuEngine {
+ public:
+  std::string name() const override { return "cpu"; }
+  DisparityResult compute(const ImageU8& left, const ImageU8& right,
+                          const StereoParams& params) override;
+  DisparityResult compute(const ImageU16& left, const ImageU16& right,
+                          const StereoParams& params) override;
+  DisparityResult compute(const ImageF32& left, const ImageF32& right,
+                          const StereoParams& params) override;
+  using CpuEngine::compute;  // colour input: the reference converts to gray and calls back here
+
+  // Whether the SIMD pipeline computes `params` (else the reference does).
+  static bool accelerates(const StereoParams& params);
+};
+
+// The SIMD target the fast stages run on now, e.g. "AVX3" or "AVX2" (Highway's name).
+std::string fast_cpu_target_name();
+
+}  // namespace sv

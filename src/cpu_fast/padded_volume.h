@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "hwy/aligned_allocator.h"
+#include "src/core/cost_volume.h"
+
+namespace sv {
+
+// Candidates per pixel rounded up to this, so every SIMD target (up to 512-bit vectors of 16-bit
+// lanes) works on whole vectors; the lanes past count() hold no candidate and are ignored.
+constexpr int kVolumeLaneAlign = 32;
+
+// A cost volume laid out like CostVolume ([y][x][k], k = d - base(x, y)) with each pixel's
+// candidates padded to stride() entries and the data aligned for vector loads.
+template <typename T>
+class PaddedVolume {
+ public:
+  PaddedVolume(int width, int height, const SearchRange& range)
+      : width_(width), height_(height), count_(range.count()),
+        stride_((range.count() + kVolumeLaneAlign - 1) / kVolumeLaneAlign * kVolumeLaneAlign),
+        size_(static_cast<size_t>(width) * height * stride_),
+        data_(hwy::AllocateAligned<T>(size_ == 0 ? 1 : size_)) {}
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  int count() const { return count_; }
+  int stride() const { return stride_; }
+  T* pixel(int x, int y) { return data_.get() + (static_cast<size_t>(y) * width_ + x) * stride_; }
+  const T* pixel(int x, int y) const {
+    return data_.get() + (static_cast<size_t>(y) * width_ + x) * stride_;
+  }
+
+ private:
+  int width_, height_, count_, stride_;
+  size_t size_;
+  hwy::AlignedFreeUniquePtr<T[]> data_;
+};
+
+// The per-pixel base of a search range as a plane (a uniform range fills it), so kernels read
+// one layout.
+inline ImageI16 base_plane(const SearchRange& range, int width, int height) {
+  if (!range.is_uniform()) return range.per_pixel_base();
+  return ImageI16(width, height, static_cast<int16_t>(range.uniform_base()));
+}
+
+}  // namespace sv
