@@ -28,7 +28,6 @@
 #include "src/core/error.h"
 #include "src/core/parallel_for.h"
 #include "src/cpu_fast/fast_sgm.h"
-#include "src/cpu_fast/row_barrier.h"
 
 #ifndef SV_FAST_SGM_SHARED
 #define SV_FAST_SGM_SHARED
@@ -75,134 +74,135 @@ using sgm_detail::Direction;
 using sgm_detail::kUnavailable;
 using sgm_detail::Pass;
 
-// How S takes a path's costs: the first direction stores, the others add.
-enum class SumMode { Store, Add };
-
-// The first pixel of a path: L = C. `cur` points at candidate 0 of a padded slot.
-int FirstStep(const Pass& pass, int x, int y, int16_t* cur, SumMode mode) {
-  const hn::ScalableTag<int16_t> d;
-  const hn::Rebind<uint8_t, decltype(d)> d8;
-  const int n = static_cast<int>(hn::Lanes(d));
-  const int count = pass.costs->count();
-  const uint8_t* c = pass.costs->pixel(x, y);
-  int16_t* sum = pass.sum->pixel(x, y);
-  auto lowest = hn::Set(d, kUnavailable);
-  for (int k = 0; k < pass.costs->stride(); k += n) {
-    auto l = hn::PromoteTo(d, hn::LoadU(d8, c + k));
-    l = hn::IfThenElse(hn::FirstN(d, static_cast<size_t>(std::max(0, count - k))), l,
-                       hn::Set(d, kUnavailable));
-    hn::StoreU(l, d, cur + k);
-    lowest = hn::Min(lowest, l);
-    hn::StoreU(mode == SumMode::Store ? l : hn::Add(hn::LoadU(d, sum + k), l), d, sum + k);
-  }
-  return hn::GetLane(hn::MinOfLanes(d, lowest));
-}
-
-// One step from q's costs `prev` (candidate 0 of a padded slot) to p = (x, y); returns min L.
-int PathStep(const Pass& pass, int x, int y, int qx, int qy, const int16_t* prev, int prev_min,
-             int16_t* cur, SumMode mode) {
-  const hn::ScalableTag<int16_t> d;
-  const hn::Rebind<uint8_t, decltype(d)> d8;
-  const int n = static_cast<int>(hn::Lanes(d));
-  const int count = pass.costs->count();
-  const uint8_t* c = pass.costs->pixel(x, y);
-  int16_t* sum = pass.sum->pixel(x, y);
-  const int16_t* q = prev + pass.shift(x, y, qx, qy);
-  const auto p1 = hn::Set(d, static_cast<int16_t>(pass.settings.p1));
-  const auto jump = hn::Set(d, static_cast<int16_t>(prev_min + pass.p2(x, y, qx, qy)));
-  const auto previous_min = hn::Set(d, static_cast<int16_t>(prev_min));
-  const auto unavailable = hn::Set(d, kUnavailable);
-  auto lowest = unavailable;
-  for (int k = 0; k < pass.costs->stride(); k += n) {
-    const auto same = hn::LoadU(d, q + k);
-    const auto step = hn::Add(hn::Min(hn::LoadU(d, q + k - 1), hn::LoadU(d, q + k + 1)), p1);
-    const auto best = hn::Min(jump, hn::Min(same, step));
-    auto l = hn::Sub(hn::Add(hn::PromoteTo(d, hn::LoadU(d8, c + k)), best), previous_min);
-    l = hn::IfThenElse(hn::FirstN(d, static_cast<size_t>(std::max(0, count - k))), l, unavailable);
-    hn::StoreU(l, d, cur + k);
-    lowest = hn::Min(lowest, l);
-    hn::StoreU(mode == SumMode::Store ? l : hn::Add(hn::LoadU(d, sum + k), l), d, sum + k);
-  }
-  return hn::GetLane(hn::MinOfLanes(d, lowest));
-}
-
 // A slot: `pad` unavailable entries, the stride, `pad` more.
 std::vector<int16_t> unavailable_slots(const Pass& pass, size_t slots) {
   return std::vector<int16_t>(slots * pass.slot_size, kUnavailable);
 }
 
-// Left to right (storing S) then right to left (adding) along row y.
-void HorizontalRow(const Pass& pass, int y) {
-  const int width = pass.costs->width();
-  std::vector<int16_t> slots = unavailable_slots(pass, 2);
-  int16_t* prev = slots.data() + pass.pad;
-  int16_t* cur = prev + pass.slot_size;
-  int prev_min = FirstStep(pass, 0, y, prev, SumMode::Store);
-  for (int x = 1; x < width; ++x) {
-    prev_min = PathStep(pass, x, y, x - 1, y, prev, prev_min, cur, SumMode::Store);
-    std::swap(prev, cur);
-  }
-  prev_min = FirstStep(pass, width - 1, y, prev, SumMode::Add);
-  for (int x = width - 2; x >= 0; --x) {
-    prev_min = PathStep(pass, x, y, x + 1, y, prev, prev_min, cur, SumMode::Add);
-    std::swap(prev, cur);
+// The minimum of a slot's candidates (its lanes past count hold kUnavailable).
+int SlotMin(const Pass& pass, const int16_t* path) {
+  const hn::ScalableTag<int16_t> d;
+  const int n = static_cast<int>(hn::Lanes(d));
+  auto lowest = hn::Set(d, kUnavailable);
+  for (int k = 0; k < pass.costs->stride(); k += n) lowest = hn::Min(lowest, hn::LoadU(d, path + k));
+  return hn::GetLane(hn::MinOfLanes(d, lowest));
+}
+
+// Where one direction's path through a pixel comes from, for SweepPixel.
+struct PathInput {
+  const int16_t* q;  // the predecessor's candidate 0, moved by the range shift; null: path start
+  int16_t p2_jump;   // minLq + P2'
+  int16_t prev_min;  // minLq
+  int16_t* cur;      // where L goes
+};
+
+// Every direction of a sweep at pixel (x, y) at once: the pixel's costs are loaded once and
+// the sum of their L is stored into `out`.
+void SweepPixel(const Pass& pass, int x, int y, const PathInput* inputs, size_t count_inputs,
+                PaddedVolume<int16_t>& out) {
+  const hn::ScalableTag<int16_t> d;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const int n = static_cast<int>(hn::Lanes(d));
+  const int count = pass.costs->count();
+  const uint8_t* c = pass.costs->pixel(x, y);
+  int16_t* sum = out.pixel(x, y);
+  const auto p1 = hn::Set(d, static_cast<int16_t>(pass.settings.p1));
+  const auto unavailable = hn::Set(d, kUnavailable);
+  for (int k = 0; k < pass.costs->stride(); k += n) {
+    const auto candidates = hn::FirstN(d, static_cast<size_t>(std::max(0, count - k)));
+    const auto cost = hn::PromoteTo(d, hn::LoadU(d8, c + k));
+    auto total = hn::Zero(d);
+    for (size_t r = 0; r < count_inputs; ++r) {
+      const PathInput& in = inputs[r];
+      auto l = cost;
+      if (in.q != nullptr) {
+        const int16_t* q = in.q + k;
+        const auto step = hn::Add(hn::Min(hn::LoadU(d, q - 1), hn::LoadU(d, q + 1)), p1);
+        const auto best = hn::Min(hn::Set(d, in.p2_jump), hn::Min(hn::LoadU(d, q), step));
+        l = hn::Sub(hn::Add(cost, best), hn::Set(d, in.prev_min));
+      }
+      l = hn::IfThenElse(candidates, l, unavailable);
+      hn::StoreU(l, d, in.cur + k);
+      total = hn::Add(total, l);
+    }
+    hn::StoreU(total, d, sum + k);
   }
 }
 
-// The paths of `directions` (all with the same dy) over the whole image, row after row,
-// `threads` threads splitting each row.
-void VerticalSweep(const Pass& pass, const std::vector<Direction>& directions, int threads) {
+// The paths of `directions` over the whole image in one sweep, their sum stored into `out`:
+// rows top to bottom and pixels left to right for the paths that come from above or the left
+// (dy > 0, or dy == 0 with dx > 0), the other way round for the others. A horizontal direction
+// keeps one slot (its predecessor is the pixel just done); the others one per path (file comment).
+void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool downward,
+           PaddedVolume<int16_t>& out) {
   const int width = pass.costs->width();
   const int height = pass.costs->height();
-  const int dy = directions.front().dy;
   const int slots_per_direction = width + 1;
   std::vector<int16_t> slots = unavailable_slots(pass, directions.size() * slots_per_direction);
   std::vector<int> slot_min(directions.size() * slots_per_direction, 0);
-  RowBarrier barrier(threads);
-  auto work = [&](int t) {
-    const int x_begin = static_cast<int>(static_cast<long long>(width) * t / threads);
-    const int x_end = static_cast<int>(static_cast<long long>(width) * (t + 1) / threads);
-    std::vector<int16_t> scratch = unavailable_slots(pass, 1);
-    int16_t* cur = scratch.data() + pass.pad;
-    const size_t copy_bytes = sizeof(int16_t) * pass.costs->stride();
-    for (int i = 0; i < height; ++i) {
-      const int y = dy > 0 ? i : height - 1 - i;
-      for (int x = x_begin; x < x_end; ++x) {
-        for (size_t r = 0; r < directions.size(); ++r) {
-          const Direction dir = directions[r];
-          int slot = (x - dir.dx * dir.dy * y) % slots_per_direction;
-          if (slot < 0) slot += slots_per_direction;
-          const size_t index = r * slots_per_direction + slot;
-          int16_t* path = slots.data() + index * pass.slot_size + pass.pad;
-          const int qx = x - dir.dx, qy = y - dir.dy;
-          const bool first = qx < 0 || qx >= width || qy < 0 || qy >= height;
-          if (first) {
-            slot_min[index] = FirstStep(pass, x, y, path, SumMode::Add);
-          } else {
-            slot_min[index] = PathStep(pass, x, y, qx, qy, path, slot_min[index], cur, SumMode::Add);
-            std::memcpy(path, cur, copy_bytes);
-          }
+  std::vector<int16_t> scratch = unavailable_slots(pass, directions.size());
+  const size_t copy_bytes = sizeof(int16_t) * pass.costs->stride();
+  PathInput inputs[4];
+  size_t index[4];
+  int16_t* path[4];
+  for (int i = 0; i < height; ++i) {
+    const int y = downward ? i : height - 1 - i;
+    for (int j = 0; j < width; ++j) {
+      const int x = downward ? j : width - 1 - j;
+      for (size_t r = 0; r < directions.size(); ++r) {
+        const Direction dir = directions[r];
+        int slot = dir.dy == 0 ? 0 : (x - dir.dx * dir.dy * y) % slots_per_direction;
+        if (slot < 0) slot += slots_per_direction;
+        index[r] = r * slots_per_direction + slot;
+        path[r] = slots.data() + index[r] * pass.slot_size + pass.pad;
+        const int qx = x - dir.dx, qy = y - dir.dy;
+        PathInput& in = inputs[r];
+        in.cur = scratch.data() + r * pass.slot_size + pass.pad;
+        if (qx < 0 || qx >= width || qy < 0 || qy >= height) {
+          in.q = nullptr;  // the first pixel of the path: L = C
+        } else {
+          in.q = path[r] + pass.shift(x, y, qx, qy);
+          in.prev_min = static_cast<int16_t>(slot_min[index[r]]);
+          in.p2_jump = static_cast<int16_t>(slot_min[index[r]] + pass.p2(x, y, qx, qy));
         }
       }
-      if (threads > 1) barrier.arrive_and_wait();
+      SweepPixel(pass, x, y, inputs, directions.size(), out);
+      for (size_t r = 0; r < directions.size(); ++r) {
+        std::memcpy(path[r], inputs[r].cur, copy_bytes);
+        slot_min[index[r]] = SlotMin(pass, path[r]);
+      }
     }
-  };
-  std::vector<std::thread> helpers;
-  for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
-  work(0);
-  for (auto& helper : helpers) helper.join();
+  }
 }
 
-void AggregateAll(const Pass& pass, int threads) {
-  parallel_for(0, pass.costs->height(), [&](int y) { HorizontalRow(pass, y); });
-  std::vector<Direction> down = {{0, 1}};
-  std::vector<Direction> up = {{0, -1}};
+// S = the sum of the forward sweep (into `sum`) and the backward one (into `backward`), the
+// two sweeps on two threads when there are two.
+void AggregateAll(const Pass& pass, int threads, PaddedVolume<int16_t>& backward) {
+  std::vector<Direction> forward_paths = {{1, 0}, {0, 1}};
+  std::vector<Direction> backward_paths = {{-1, 0}, {0, -1}};
   if (pass.settings.paths == 8) {
-    down.insert(down.end(), {{1, 1}, {-1, 1}});
-    up.insert(up.end(), {{1, -1}, {-1, -1}});
+    forward_paths.insert(forward_paths.end(), {{1, 1}, {-1, 1}});
+    backward_paths.insert(backward_paths.end(), {{1, -1}, {-1, -1}});
   }
-  VerticalSweep(pass, down, threads);
-  VerticalSweep(pass, up, threads);
+  auto forward = [&] { Sweep(pass, forward_paths, true, *pass.sum); };
+  if (threads > 1) {
+    std::thread helper(forward);
+    Sweep(pass, backward_paths, false, backward);
+    helper.join();
+  } else {
+    forward();
+    Sweep(pass, backward_paths, false, backward);
+  }
+  const hn::ScalableTag<int16_t> d;
+  const int n = static_cast<int>(hn::Lanes(d));
+  const size_t row_entries = static_cast<size_t>(pass.costs->width()) * pass.costs->stride();
+  parallel_for(0, pass.costs->height(), [&](int y) {
+    int16_t* total = pass.sum->pixel(0, y);
+    const int16_t* other = backward.pixel(0, y);
+    for (size_t i = 0; i < row_entries; i += n) {
+      hn::StoreU(hn::Add(hn::LoadU(d, total + i), hn::LoadU(d, other + i)), d, total + i);
+    }
+  });
 }
 
 }  // namespace HWY_NAMESPACE
@@ -244,9 +244,8 @@ PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
   const int reach = range.is_uniform() ? 1 : costs.count() + 3;
   pass.pad = (reach + kVolumeLaneAlign - 1) / kVolumeLaneAlign * kVolumeLaneAlign;
   pass.slot_size = 2 * pass.pad + costs.stride();
-  // Each thread needs a useful share of a row, or the per-row meeting costs more than it saves.
-  const int threads = std::max(1, std::min(worker_count(), costs.width() / 32));
-  HWY_DYNAMIC_DISPATCH(AggregateAll)(pass, threads);
+  PaddedVolume<int16_t> backward(costs.width(), costs.height(), range);
+  HWY_DYNAMIC_DISPATCH(AggregateAll)(pass, worker_count(), backward);
   return sum;
 }
 
