@@ -88,20 +88,26 @@ HWY_EXPORT(CensusCostRows);
 
 PaddedVolume<uint8_t> fast_census_cost_volume(const PackedCensus& left, const PackedCensus& right,
                                               const SearchRange& range) {
+  PaddedVolume<uint8_t> costs;
+  fast_census_cost_volume(left, right, range, costs);
+  return costs;
+}
+
+void fast_census_cost_volume(const PackedCensus& left, const PackedCensus& right,
+                             const SearchRange& range, PaddedVolume<uint8_t>& costs) {
   if (left.width != right.width || left.height != right.height || left.words != right.words) {
     throw InputError("census cost: left and right codes differ in size or window");
   }
   if (!range.is_uniform() && !range.per_pixel_base().same_size(left.width, left.height)) {
     throw InputError("census cost: the per-pixel search range differs in size from the images");
   }
-  PaddedVolume<uint8_t> costs(left.width, left.height, range);
-  if (left.width == 0 || left.height == 0 || range.count() == 0) return costs;
+  costs.reshape(left.width, left.height, range);
+  if (left.width == 0 || left.height == 0 || range.count() == 0) return;
   const ImageI16 bases = base_plane(range, left.width, left.height);
   const auto [lowest, highest] = std::minmax_element(bases.data(), bases.data() + bases.size());
   // Index width-1-x+base+k+pad must stay inside the reversed row for every x and k < stride.
   const int pad = std::max({0, -static_cast<int>(*lowest), static_cast<int>(*highest) + costs.stride()}) + 1;
   HWY_DYNAMIC_DISPATCH(CensusCostRows)(left, right, bases, pad, costs);
-  return costs;
 }
 
 }  // namespace sv

@@ -14,5 +14,8 @@ namespace sv {
 // of different sizes or windows, or a per-pixel base of another size.
 PaddedVolume<uint8_t> fast_census_cost_volume(const PackedCensus& left, const PackedCensus& right,
                                               const SearchRange& range);
+// The same into `costs`, reshaped (its memory reused when large enough).
+void fast_census_cost_volume(const PackedCensus& left, const PackedCensus& right,
+                             const SearchRange& range, PaddedVolume<uint8_t>& costs);
 
 }  // namespace sv

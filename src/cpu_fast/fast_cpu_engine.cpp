@@ -19,6 +19,17 @@
 #include "src/cpu_fast/packed_census.h"
 
 namespace sv {
+
+// Allocated once and reused by every frame of the same or a smaller size (PaddedVolume::reshape).
+struct FastCpuEngine::Volumes {
+  PaddedVolume<uint8_t> costs;
+  PaddedVolume<int16_t> sum;
+  PaddedVolume<int16_t> scratch;
+};
+
+FastCpuEngine::FastCpuEngine() : volumes_(std::make_unique<Volumes>()) {}
+FastCpuEngine::~FastCpuEngine() = default;
+
 namespace {
 
 // One view's pyramid as cpu_engine.cpp builds it: the 8-bit levels every stage reads and, for
@@ -64,7 +75,7 @@ PackedCensus level_census(const ViewLevels& view, int level, const StereoParams&
 DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, const ImageU16* left16,
                                   const ImageU16* right16, const ImageF32* leftf,
                                   const ImageF32* rightf, FloatViewRange float_range,
-                                  const StereoParams& params) {
+                                  const StereoParams& params, FastCpuEngine::Volumes& volumes) {
   require_matching_pair(left, right);
   const int levels = params.pyramid_levels;
   pyramid_level_sizes(left.width(), left.height(), levels);  // throws when too small
@@ -88,14 +99,15 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
       census_left = level_census(left_levels, level, params);
       census_right = level_census(right_levels, level, params);
     }
-    PaddedVolume<uint8_t> costs = [&] {
+    {
       const auto t = timer("cost");
-      return fast_census_cost_volume(census_left, census_right, range);
-    }();
-    PaddedVolume<int16_t> aggregated = [&] {
+      fast_census_cost_volume(census_left, census_right, range, volumes.costs);
+    }
+    {
       const auto t = timer("sgm");
-      return fast_sgm_aggregate(costs, range, left_levels.eight_bit[level], sgm_settings(params));
-    }();
+      fast_sgm_aggregate(volumes.costs, range, left_levels.eight_bit[level], sgm_settings(params),
+                         volumes.sum, volumes.scratch);
+    }
     WtaSettings wta;
     wta.uniqueness = final_level ? params.uniqueness : 0;
     wta.subpixel = params.subpixel || !final_level;
@@ -103,7 +115,7 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
     ImageI16 right_view;
     {
       const auto t = timer("wta");
-      disparity = fast_winner_takes_all(aggregated, range, wta, lr ? &right_view : nullptr);
+      disparity = fast_winner_takes_all(volumes.sum, range, wta, lr ? &right_view : nullptr);
     }
     if (lr) {
       const auto t = timer("lr-check");
@@ -145,7 +157,7 @@ DisparityResult FastCpuEngine::compute(const ImageU8& left, const ImageU8& right
   require_valid(params);
   if (!accelerates(params)) return CpuEngine::compute(left, right, params);
   require_missing_value_fits(params, 255);
-  return run_fast_pipeline(left, right, nullptr, nullptr, nullptr, nullptr, {}, params);
+  return run_fast_pipeline(left, right, nullptr, nullptr, nullptr, nullptr, {}, params, *volumes_);
 }
 
 DisparityResult FastCpuEngine::compute(const ImageU16& left, const ImageU16& right,
@@ -155,7 +167,7 @@ DisparityResult FastCpuEngine::compute(const ImageU16& left, const ImageU16& rig
   require_high_bit_depth_support(params);
   require_matching_pair(left, right);
   return run_fast_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, nullptr,
-                           nullptr, {}, params);
+                           nullptr, {}, params, *volumes_);
 }
 
 DisparityResult FastCpuEngine::compute(const ImageF32& left, const ImageF32& right,
@@ -166,7 +178,7 @@ DisparityResult FastCpuEngine::compute(const ImageF32& left, const ImageF32& rig
   require_matching_pair(left, right);
   const FloatViewRange range = float_view_range(left, right, params);
   return run_fast_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr,
-                           nullptr, &left, &right, range, params);
+                           nullptr, &left, &right, range, params, *volumes_);
 }
 
 }  // namespace sv

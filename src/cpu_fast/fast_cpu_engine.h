@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "src/core/cpu_engine.h"
@@ -24,6 +25,15 @@ class FastCpuEngine : public CpuEngine {
 
   // Whether the SIMD pipeline computes `params` (else the reference does).
   static bool accelerates(const StereoParams& params);
+
+  // The cost volumes, kept from frame to frame (fast_cpu_engine.cpp).
+  struct Volumes;
+
+  FastCpuEngine();
+  ~FastCpuEngine() override;
+
+ private:
+  std::unique_ptr<Volumes> volumes_;
 };
 
 // The SIMD target the fast stages run on now, e.g. "AVX3" or "AVX2" (Highway's name).

@@ -8,17 +8,20 @@
 // [-(count+2), count+2], beyond which every term but the P2 one is unavailable anyway.
 // All values fit 16-bit lanes: L <= 510, S <= 4080, kUnavailable + P1 < 32768.
 //
-// Order: the two horizontal directions row by row (rows in parallel), storing S; then one sweep
-// down the image for the paths coming from above and one up for those from below, adding to S.
+// Order: one sweep down the image (left to right along rows) for the paths that come from above
+// or the left, and one sweep up (right to left) for the others, each on its own thread, every
+// direction of a sweep at once per pixel (one cost load, one S access). Threads never wait on
+// each other inside a sweep: on a shared, loaded machine a waiting thread loses a time slice.
 // A sweep keeps one slot of path costs per path: the path through (x, y) in direction (dx, dy)
-// uses slot x - dx*dy*y (mod width + 1), the slot its predecessor (x - dx, y - dy) wrote, so a
-// row's pixels are independent and threads split each row, meeting after it (RowBarrier).
+// uses slot x - dx*dy*y (mod width + 1), the slot its predecessor (x - dx, y - dy) wrote; a
+// horizontal direction needs only one slot, its predecessor being the pixel just done.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/cpu_fast/fast_sgm.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -99,7 +102,7 @@ struct PathInput {
 // Every direction of a sweep at pixel (x, y) at once: the pixel's costs are loaded once and
 // the sum of their L is stored into `out`.
 void SweepPixel(const Pass& pass, int x, int y, const PathInput* inputs, size_t count_inputs,
-                PaddedVolume<int16_t>& out) {
+                PaddedVolume<int16_t>& out, bool add) {
   const hn::ScalableTag<int16_t> d;
   const hn::Rebind<uint8_t, decltype(d)> d8;
   const int n = static_cast<int>(hn::Lanes(d));
@@ -111,7 +114,7 @@ void SweepPixel(const Pass& pass, int x, int y, const PathInput* inputs, size_t 
   for (int k = 0; k < pass.costs->stride(); k += n) {
     const auto candidates = hn::FirstN(d, static_cast<size_t>(std::max(0, count - k)));
     const auto cost = hn::PromoteTo(d, hn::LoadU(d8, c + k));
-    auto total = hn::Zero(d);
+    auto total = add ? hn::LoadU(d, sum + k) : hn::Zero(d);
     for (size_t r = 0; r < count_inputs; ++r) {
       const PathInput& in = inputs[r];
       auto l = cost;
@@ -133,8 +136,11 @@ void SweepPixel(const Pass& pass, int x, int y, const PathInput* inputs, size_t 
 // rows top to bottom and pixels left to right for the paths that come from above or the left
 // (dy > 0, or dy == 0 with dx > 0), the other way round for the others. A horizontal direction
 // keeps one slot (its predecessor is the pixel just done); the others one per path (file comment).
+// `into_sum(y)` says where row y's sums go: true, added into S (pass.sum); false, stored into
+// `out`. `row_done(y)` follows every row.
+template <typename IntoSum, typename RowDone>
 void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool downward,
-           PaddedVolume<int16_t>& out) {
+           PaddedVolume<int16_t>& out, IntoSum into_sum, RowDone row_done) {
   const int width = pass.costs->width();
   const int height = pass.costs->height();
   const int slots_per_direction = width + 1;
@@ -147,6 +153,8 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
   int16_t* path[4];
   for (int i = 0; i < height; ++i) {
     const int y = downward ? i : height - 1 - i;
+    const bool add = into_sum(y);
+    PaddedVolume<int16_t>& target = add ? *pass.sum : out;
     for (int j = 0; j < width; ++j) {
       const int x = downward ? j : width - 1 - j;
       for (size_t r = 0; r < directions.size(); ++r) {
@@ -166,17 +174,19 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
           in.p2_jump = static_cast<int16_t>(slot_min[index[r]] + pass.p2(x, y, qx, qy));
         }
       }
-      SweepPixel(pass, x, y, inputs, directions.size(), out);
+      SweepPixel(pass, x, y, inputs, directions.size(), target, add);
       for (size_t r = 0; r < directions.size(); ++r) {
         std::memcpy(path[r], inputs[r].cur, copy_bytes);
         slot_min[index[r]] = SlotMin(pass, path[r]);
       }
     }
+    row_done(y);
   }
 }
 
-// S = the sum of the forward sweep (into `sum`) and the backward one (into `backward`), the
-// two sweeps on two threads when there are two.
+// S = the sum of the forward sweep and the backward one, the two on two threads when there are
+// two. The forward sweep stores its rows into S; the backward one adds its rows into S where the
+// forward sweep is already past them, and otherwise stores them into `backward`, added at the end.
 void AggregateAll(const Pass& pass, int threads, PaddedVolume<int16_t>& backward) {
   std::vector<Direction> forward_paths = {{1, 0}, {0, 1}};
   std::vector<Direction> backward_paths = {{-1, 0}, {0, -1}};
@@ -184,19 +194,34 @@ void AggregateAll(const Pass& pass, int threads, PaddedVolume<int16_t>& backward
     forward_paths.insert(forward_paths.end(), {{1, 1}, {-1, 1}});
     backward_paths.insert(backward_paths.end(), {{1, -1}, {-1, -1}});
   }
-  auto forward = [&] { Sweep(pass, forward_paths, true, *pass.sum); };
+  const int height = pass.costs->height();
+  std::atomic<int> forward_rows_done{0};
+  std::vector<char> apart(height, 0);  // rows the backward sweep stored into `backward`
+  auto forward = [&] {
+    Sweep(pass, forward_paths, true, *pass.sum, [](int) { return false; },
+          [&](int) { forward_rows_done.fetch_add(1, std::memory_order_release); });
+  };
+  auto backward_sweep = [&] {
+    Sweep(pass, backward_paths, false, backward,
+          [&](int y) {
+            apart[y] = forward_rows_done.load(std::memory_order_acquire) <= y;
+            return !apart[y];
+          },
+          [](int) {});
+  };
   if (threads > 1) {
     std::thread helper(forward);
-    Sweep(pass, backward_paths, false, backward);
+    backward_sweep();
     helper.join();
   } else {
     forward();
-    Sweep(pass, backward_paths, false, backward);
+    backward_sweep();
   }
   const hn::ScalableTag<int16_t> d;
   const int n = static_cast<int>(hn::Lanes(d));
   const size_t row_entries = static_cast<size_t>(pass.costs->width()) * pass.costs->stride();
-  parallel_for(0, pass.costs->height(), [&](int y) {
+  parallel_for(0, height, [&](int y) {
+    if (!apart[y]) return;
     int16_t* total = pass.sum->pixel(0, y);
     const int16_t* other = backward.pixel(0, y);
     for (size_t i = 0; i < row_entries; i += n) {
@@ -216,6 +241,14 @@ HWY_EXPORT(AggregateAll);
 PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
                                          const SearchRange& range, const ImageU8& left,
                                          const SgmSettings& settings) {
+  PaddedVolume<int16_t> sum, scratch;
+  fast_sgm_aggregate(costs, range, left, settings, sum, scratch);
+  return sum;
+}
+
+void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
+                        const ImageU8& left, const SgmSettings& settings,
+                        PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch) {
   if (settings.paths != 4 && settings.paths != 8) {
     throw InputError("SGM paths must be 4 or 8, got " + std::to_string(settings.paths) + ".");
   }
@@ -235,8 +268,8 @@ PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
       throw InputError("SGM: the guidance image for the adaptive P2 differs in size from the costs.");
     }
   }
-  PaddedVolume<int16_t> sum(costs.width(), costs.height(), range);
-  if (costs.width() == 0 || costs.height() == 0 || costs.count() == 0) return sum;
+  sum.reshape(costs.width(), costs.height(), range);
+  if (costs.width() == 0 || costs.height() == 0 || costs.count() == 0) return;
   const ImageI16 bases = base_plane(range, costs.width(), costs.height());
   sgm_detail::Pass pass{&costs, &bases, &left, settings, 0, 0, &sum};
   // Shifted reads reach count + 3 entries beyond either end of the candidates (file comment);
@@ -244,9 +277,8 @@ PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
   const int reach = range.is_uniform() ? 1 : costs.count() + 3;
   pass.pad = (reach + kVolumeLaneAlign - 1) / kVolumeLaneAlign * kVolumeLaneAlign;
   pass.slot_size = 2 * pass.pad + costs.stride();
-  PaddedVolume<int16_t> backward(costs.width(), costs.height(), range);
-  HWY_DYNAMIC_DISPATCH(AggregateAll)(pass, worker_count(), backward);
-  return sum;
+  scratch.reshape(costs.width(), costs.height(), range);
+  HWY_DYNAMIC_DISPATCH(AggregateAll)(pass, worker_count(), scratch);
 }
 
 }  // namespace sv

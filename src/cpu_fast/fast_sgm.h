@@ -18,4 +18,10 @@ PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
                                          const SearchRange& range, const ImageU8& left,
                                          const SgmSettings& settings);
 
+// The same into `sum`, with `scratch` for the backward sweep's rows; both reshaped (their memory
+// reused when large enough).
+void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
+                        const ImageU8& left, const SgmSettings& settings,
+                        PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch);
+
 }  // namespace sv

@@ -18,11 +18,23 @@ constexpr int kVolumeLaneAlign = 32;
 template <typename T>
 class PaddedVolume {
  public:
-  PaddedVolume(int width, int height, const SearchRange& range)
-      : width_(width), height_(height), count_(range.count()),
-        stride_((range.count() + kVolumeLaneAlign - 1) / kVolumeLaneAlign * kVolumeLaneAlign),
-        size_(static_cast<size_t>(width) * height * stride_),
-        data_(hwy::AllocateAligned<T>(size_ == 0 ? 1 : size_)) {}
+  PaddedVolume() = default;
+  PaddedVolume(int width, int height, const SearchRange& range) { reshape(width, height, range); }
+
+  // Gives the volume this size and range, keeping its memory when it is large enough: a frame
+  // that reuses last frame's volumes touches no fresh pages (the kernel zeroing hundreds of MB
+  // of new pages would cost as much as a stage). The contents are unspecified afterwards.
+  void reshape(int width, int height, const SearchRange& range) {
+    width_ = width;
+    height_ = height;
+    count_ = range.count();
+    stride_ = (count_ + kVolumeLaneAlign - 1) / kVolumeLaneAlign * kVolumeLaneAlign;
+    const size_t size = static_cast<size_t>(width) * height * stride_;
+    if (size > capacity_ || !data_) {
+      data_ = hwy::AllocateAligned<T>(size == 0 ? 1 : size);
+      capacity_ = size;
+    }
+  }
 
   int width() const { return width_; }
   int height() const { return height_; }
@@ -34,8 +46,8 @@ class PaddedVolume {
   }
 
  private:
-  int width_, height_, count_, stride_;
-  size_t size_;
+  int width_ = 0, height_ = 0, count_ = 0, stride_ = 0;
+  size_t capacity_ = 0;
   hwy::AlignedFreeUniquePtr<T[]> data_;
 };
 
