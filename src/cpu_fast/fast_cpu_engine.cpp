@@ -10,10 +10,10 @@
 #include "src/core/high_bit_depth.h"
 #include "src/core/hole_filling.h"
 #include "src/core/lr_check.h"
-#include "src/core/median_filter.h"
 #include "src/core/pyramid.h"
 #include "src/core/speckle_filter.h"
 #include "src/cpu_fast/fast_census_cost.h"
+#include "src/cpu_fast/fast_median.h"
 #include "src/cpu_fast/fast_sgm.h"
 #include "src/cpu_fast/fast_wta.h"
 #include "src/cpu_fast/packed_census.h"
@@ -129,7 +129,7 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
   }
   if (params.median > 1) {
     ScopedStageTimer timer(result.timings, "median");
-    disparity = median_filter(disparity, params.median);
+    disparity = fast_median_filter(disparity, params.median);
   }
   if (params.speckle_size > 0) {
     ScopedStageTimer timer(result.timings, "speckle");

@@ -11,7 +11,7 @@ namespace sv {
 // path aggregation, WTA and backward matching on Google Highway, dispatched at run time to the
 // best instruction set of the CPU), bit for bit the CPU reference's result. Everything it does
 // not accelerate (other algorithms, the confidence and repair) runs on the reference it derives
-// from. Post-filters (LR check, median, speckle, fill) are the reference's own stages.
+// from. The median is SIMD too; LR check, speckle and fill are the reference's own stages.
 class FastCpuEngine : public CpuEngine {
  public:
   std::string name() const override { return "cpu"; }

@@ -14,11 +14,14 @@
 #include "src/core/census_cost.h"
 #include "src/core/census_transform.h"
 #include "src/core/cost_volume.h"
+#include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/core/median_filter.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/winner_takes_all.h"
 #include "src/cpu_fast/fast_census_cost.h"
 #include "src/cpu_fast/fast_cpu_engine.h"
+#include "src/cpu_fast/fast_median.h"
 #include "src/cpu_fast/fast_sgm.h"
 #include "src/cpu_fast/fast_wta.h"
 #include "src/cpu_fast/packed_census.h"
@@ -323,6 +326,33 @@ TEST(FastSgm, RejectsWhatTheReferenceRejects) {
   WtaSettings wta;
   wta.uniqueness = 100;
   EXPECT_THROW(fast_winner_takes_all(sums, range, wta, nullptr), InputError);
+}
+
+// Disparities with ties, negative values, isolated valid pixels and invalid runs.
+ImageI16 disparities_with_holes(Size size, uint32_t seed) {
+  ImageI16 image(size.width, size.height);
+  for (int y = 0; y < size.height; ++y) {
+    for (int x = 0; x < size.width; ++x) {
+      const int h = test::hash_value(x, y, seed);
+      int16_t v = static_cast<int16_t>((test::hash_value(x, y, seed + 1) % 24 - 4) * 8);
+      if (h < 70 || (x > 10 && x < 14)) v = kInvalidFixedDisparity;
+      image.at(x, y) = v;
+    }
+  }
+  return image;
+}
+
+TEST(FastMedian, EqualsTheReferenceForEverySizeAndTarget) {
+  test::for_each_simd_target([](const std::string& target) {
+    for (const Size size : {kSmall, kOdd, Size{1, 1}, Size{2, 7}, Size{70, 3}}) {
+      const ImageI16 image = disparities_with_holes(size, 41);
+      for (const int window : {0, 1, 3, 5}) {
+        EXPECT_TRUE(fast_median_filter(image, window) == median_filter(image, window))
+            << target << " " << size_name(size) << " size " << window;
+      }
+    }
+  });
+  EXPECT_THROW(fast_median_filter(ImageI16(4, 4), 4), InputError);
 }
 
 TEST(FastCpuTarget, NamesTheDispatchedTarget) {
