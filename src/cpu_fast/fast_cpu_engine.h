@@ -22,6 +22,9 @@ class FastCpuEngine : public CpuEngine {
   DisparityResult compute(const ImageF32& left, const ImageF32& right,
                           const StereoParams& params) override;
   using CpuEngine::compute;  // colour input: the reference converts to gray and calls back here
+  // The reference's estimate, with this engine's volumes (padded, plus the backward sweep's) and
+  // its time where it accelerates `params`.
+  FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
 
   // Whether the SIMD pipeline computes `params` (else the reference does).
   static bool accelerates(const StereoParams& params);

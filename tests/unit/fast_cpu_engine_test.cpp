@@ -183,6 +183,21 @@ TEST(FastCpuEngine, LeavesWhatItDoesNotAccelerateToTheReference) {
   }
 }
 
+// The frame budget (frame_budget.h) must not admit a frame this engine's larger, padded volumes
+// cannot hold: its estimate covers the costs, the sums and the backward sweep's sums.
+TEST(FastCpuEngine, FrameCostCoversItsVolumes) {
+  FastCpuEngine fast;
+  CpuEngine reference;
+  StereoParams params;
+  params.num_disparities = 100;  // padded to 128 candidates
+  const FrameCost cost = fast.frame_cost(640, 480, params);
+  EXPECT_GE(cost.host_bytes, 640ull * 480 * 128 * 5);
+  EXPECT_GT(cost.host_bytes, reference.frame_cost(640, 480, params).host_bytes);
+  EXPECT_LT(cost.seconds, reference.frame_cost(640, 480, params).seconds);
+  params.algorithm = "bm-sad";
+  EXPECT_EQ(fast.frame_cost(640, 480, params).host_bytes, reference.frame_cost(640, 480, params).host_bytes);
+}
+
 TEST(FastCpuEngine, RefusesBadInputLikeTheReference) {
   FastCpuEngine fast;
   StereoParams params;
