@@ -144,13 +144,19 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
   const int width = pass.costs->width();
   const int height = pass.costs->height();
   const int slots_per_direction = width + 1;
-  std::vector<int16_t> slots = unavailable_slots(pass, directions.size() * slots_per_direction);
-  std::vector<int> slot_min(directions.size() * slots_per_direction, 0);
-  std::vector<int16_t> scratch = unavailable_slots(pass, directions.size());
-  const size_t copy_bytes = sizeof(int16_t) * pass.costs->stride();
+  const size_t slot_count = directions.size() * slots_per_direction;
+  // Every slot's buffer and one spare per direction; a pixel writes its L into the spare and
+  // then swaps it with the slot it read, so nothing is copied.
+  std::vector<int16_t> buffers = unavailable_slots(pass, slot_count + directions.size());
+  std::vector<int16_t*> slot(slot_count);
+  for (size_t i = 0; i < slot_count; ++i) slot[i] = buffers.data() + i * pass.slot_size + pass.pad;
+  int16_t* spare[4];
+  for (size_t r = 0; r < directions.size(); ++r) {
+    spare[r] = buffers.data() + (slot_count + r) * pass.slot_size + pass.pad;
+  }
+  std::vector<int> slot_min(slot_count, 0);
   PathInput inputs[4];
   size_t index[4];
-  int16_t* path[4];
   for (int i = 0; i < height; ++i) {
     const int y = downward ? i : height - 1 - i;
     const bool add = into_sum(y);
@@ -159,25 +165,24 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
       const int x = downward ? j : width - 1 - j;
       for (size_t r = 0; r < directions.size(); ++r) {
         const Direction dir = directions[r];
-        int slot = dir.dy == 0 ? 0 : (x - dir.dx * dir.dy * y) % slots_per_direction;
-        if (slot < 0) slot += slots_per_direction;
-        index[r] = r * slots_per_direction + slot;
-        path[r] = slots.data() + index[r] * pass.slot_size + pass.pad;
+        int s = dir.dy == 0 ? 0 : (x - dir.dx * dir.dy * y) % slots_per_direction;
+        if (s < 0) s += slots_per_direction;
+        index[r] = r * slots_per_direction + s;
         const int qx = x - dir.dx, qy = y - dir.dy;
         PathInput& in = inputs[r];
-        in.cur = scratch.data() + r * pass.slot_size + pass.pad;
+        in.cur = spare[r];
         if (qx < 0 || qx >= width || qy < 0 || qy >= height) {
           in.q = nullptr;  // the first pixel of the path: L = C
         } else {
-          in.q = path[r] + pass.shift(x, y, qx, qy);
+          in.q = slot[index[r]] + pass.shift(x, y, qx, qy);
           in.prev_min = static_cast<int16_t>(slot_min[index[r]]);
           in.p2_jump = static_cast<int16_t>(slot_min[index[r]] + pass.p2(x, y, qx, qy));
         }
       }
       SweepPixel(pass, x, y, inputs, directions.size(), target, add);
       for (size_t r = 0; r < directions.size(); ++r) {
-        std::memcpy(path[r], inputs[r].cur, copy_bytes);
-        slot_min[index[r]] = SlotMin(pass, path[r]);
+        std::swap(slot[index[r]], spare[r]);
+        slot_min[index[r]] = SlotMin(pass, slot[index[r]]);
       }
     }
     row_done(y);
