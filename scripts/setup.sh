@@ -11,6 +11,7 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev nlohmann-json3-dev
   libglfw3-dev libgl-dev libegl-dev python3-glad libimgui-dev libstb-dev
   libuvc-dev
+  libhwy-dev
   xvfb xauth
   groff-base
 )

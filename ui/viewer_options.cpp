@@ -144,7 +144,7 @@ std::string viewer_usage() {
                                "parameter changes.");
   out += "\nRunning:\n";
   out += format_help_rows({
-      {"--engine cpu|cuda|auto", "stereo engine (default auto)"},
+      {"--engine cpu|cuda|auto", "stereo engine (default auto; reference: the plain CPU reference)"},
       {"--frames N",
        "quit after N shown frames (a still pair shows one, and one more after each parameter "
        "change); script events that never ran are listed and make the exit code 1"},
@@ -213,8 +213,9 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       options.script_path = value();
     } else if (flag == "--engine") {
       options.engine = value();
-      if (options.engine != "cpu" && options.engine != "cuda" && options.engine != "auto") {
-        throw ViewerUsageError("--engine must be cpu, cuda or auto, got \"" + options.engine + "\"");
+      if (options.engine != "cpu" && options.engine != "reference" && options.engine != "cuda" &&
+          options.engine != "auto") {
+        throw ViewerUsageError("--engine must be cpu, reference, cuda or auto, got \"" + options.engine + "\"");
       }
     } else if (flag == "--width") {
       options.scene_width = static_cast<int>(parse_integer(flag, value(), 16, 8192));

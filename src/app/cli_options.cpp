@@ -122,7 +122,9 @@ std::string usage_text() {
          "Running:\n"
          "  --headless                no window (this binary is always headless; the window is\n"
          "                            stereoview-viewer, which takes the same flags)\n"
-         "  --engine cpu|cuda|auto    stereo engine (default auto: CUDA when a device is present)\n"
+         "  --engine cpu|cuda|auto    stereo engine (default auto: CUDA when a device is present);\n"
+         "                            cpu is the SIMD CPU engine, --engine reference the plain\n"
+         "                            CPU reference it is tested against\n"
          "  --frames N                frames to process (default: every frame of a file source,\n"
          "                            1 of the synthetic scene or a camera)\n"
          "  --out DIR                 write each disparity as PFM and a colorized PNG into DIR\n"
@@ -252,8 +254,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       options.seed = static_cast<unsigned>(parse_count(flag, args.value_for(flag, inline_value), 0, 2000000000));
     } else if (flag == "--engine") {
       options.engine = args.value_for(flag, inline_value);
-      if (options.engine != "cpu" && options.engine != "cuda" && options.engine != "auto") {
-        throw UsageError("--engine must be cpu, cuda or auto, got \"" + options.engine + "\"");
+      if (options.engine != "cpu" && options.engine != "reference" && options.engine != "cuda" &&
+          options.engine != "auto") {
+        throw UsageError("--engine must be cpu, reference, cuda or auto, got \"" + options.engine + "\"");
       }
     } else if (flag == "--frames") {
       options.frames = parse_count(flag, args.value_for(flag, inline_value), 1, 1000000);

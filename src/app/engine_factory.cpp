@@ -6,6 +6,9 @@
 
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
+#ifdef STEREOVIEW_HAS_CPU_FAST
+#include "src/cpu_fast/fast_cpu_engine.h"
+#endif
 #ifdef STEREOVIEW_HAS_CUDA
 #include "cuda/cuda_engine.h"
 #include "cuda/device_info.h"
@@ -13,6 +16,14 @@
 
 namespace sv {
 namespace {
+
+// What `--engine cpu` and every fallback to the CPU run: the SIMD engine where this build has
+// Google Highway, else the reference.
+#ifdef STEREOVIEW_HAS_CPU_FAST
+using DefaultCpuEngine = FastCpuEngine;
+#else
+using DefaultCpuEngine = CpuEngine;
+#endif
 
 #ifdef STEREOVIEW_HAS_CUDA
 // Runs the CUDA engine and, on its first failure (a CUDA error, not bad input), says so once and
@@ -99,7 +110,7 @@ class FallbackEngine : public StereoEngine {
   }
 
   std::unique_ptr<StereoEngine> primary_;
-  CpuEngine fallback_;
+  DefaultCpuEngine fallback_;
   std::ostream& notices_;
   std::set<std::string> cpu_only_noticed_;
   std::deque<Route> routes_;  // per frame in flight, oldest first
@@ -109,7 +120,8 @@ class FallbackEngine : public StereoEngine {
 }  // namespace
 
 std::unique_ptr<StereoEngine> make_engine(const std::string& kind, std::ostream& notices) {
-  if (kind == "cpu") return std::make_unique<CpuEngine>();
+  if (kind == "reference") return std::make_unique<CpuEngine>();
+  if (kind == "cpu") return std::make_unique<DefaultCpuEngine>();
 #ifdef STEREOVIEW_HAS_CUDA
   const cuda::DeviceInfo device = cuda::query_device();
   if (kind == "cuda") {
@@ -118,19 +130,19 @@ std::unique_ptr<StereoEngine> make_engine(const std::string& kind, std::ostream&
   }
   if (!device.available) {
     notices << "note: " << device.reason << "; using the CPU engine\n";
-    return std::make_unique<CpuEngine>();
+    return std::make_unique<DefaultCpuEngine>();
   }
   try {
     return std::make_unique<FallbackEngine>(std::make_unique<cuda::CudaEngine>(), notices);
   } catch (const RuntimeError& e) {
     notices << "note: cannot start the CUDA engine (" << e.what() << "); using the CPU engine\n";
-    return std::make_unique<CpuEngine>();
+    return std::make_unique<DefaultCpuEngine>();
   }
 #else
   const std::string why = "this build has no CUDA support (nvcc was not found at configure time)";
   if (kind == "cuda") throw RuntimeError("--engine cuda: " + why + "; use --engine cpu");
   notices << "note: " << why << "; using the CPU engine\n";
-  return std::make_unique<CpuEngine>();
+  return std::make_unique<DefaultCpuEngine>();
 #endif
 }
 

@@ -8,7 +8,8 @@
 
 namespace sv {
 
-// Makes the engine named by --engine: "cpu", "cuda" or "auto" (CUDA when this build has the CUDA
+// Makes the engine named by --engine: "cpu" (the SIMD CPU engine), "reference" (the CPU reference
+// engine, for tests and debugging), "cuda" or "auto" (CUDA when this build has the CUDA
 // engine and a device is present, otherwise the CPU engine, with a one-line notice on `notices`).
 // Throws RuntimeError when "cuda" is asked for and cannot be had, saying why.
 std::unique_ptr<StereoEngine> make_engine(const std::string& kind, std::ostream& notices);

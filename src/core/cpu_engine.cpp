@@ -380,11 +380,16 @@ DisparityResult CpuEngine::compute_now(HostPair& pair, const FrameRequest& reque
   DisparityResult result;
   const OverTimeStage time_stage = over_time(request.params);
   const StereoParams& params = request.params;
-  switch (pair.format) {
-    case PixelFormat::Gray8: result = compute_gray(pair.left8, pair.right8, params, time_stage); break;
-    case PixelFormat::Rgb8: result = compute_colour(pair.left_rgb, pair.right_rgb, params, time_stage); break;
-    case PixelFormat::Gray16: result = compute_16bit(pair.left16, pair.right16, params, time_stage); break;
-    case PixelFormat::GrayFloat: result = compute_float(pair.leftf, pair.rightf, params, time_stage); break;
+  std::optional<DisparityResult> fast = compute_accelerated(pair, params, time_stage);
+  if (fast) {
+    result = std::move(*fast);
+  } else {
+    switch (pair.format) {
+      case PixelFormat::Gray8: result = compute_gray(pair.left8, pair.right8, params, time_stage); break;
+      case PixelFormat::Rgb8: result = compute_colour(pair.left_rgb, pair.right_rgb, params, time_stage); break;
+      case PixelFormat::Gray16: result = compute_16bit(pair.left16, pair.right16, params, time_stage); break;
+      case PixelFormat::GrayFloat: result = compute_float(pair.leftf, pair.rightf, params, time_stage); break;
+    }
   }
   const ResultParts& want = request.want;
   if (want.floating) result.disparity = fixed_to_float_disparity(result.disparity_fixed);

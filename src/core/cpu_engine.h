@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <mutex>
+#include <optional>
 
 #include "src/core/frame_worker.h"
 #include "src/core/stereo_engine.h"
@@ -28,6 +29,18 @@ class CpuEngine : public StereoEngine {
 
   // The pipeline's step over time, run on the disparity before hole filling.
   using OverTimeStage = std::function<void(ImageI16& disparity_fixed, StageTimings& timings)>;
+
+ protected:
+  // A derived engine's faster pipeline for the frames it accelerates (the result in
+  // disparity_fixed, bit for bit the reference's), or nullopt for the reference to compute it.
+  // Runs on the worker thread.
+  virtual std::optional<DisparityResult> compute_accelerated(const HostPair& /*pair*/,
+                                                             const StereoParams& /*params*/,
+                                                             const OverTimeStage& /*over_time*/) {
+    return std::nullopt;
+  }
+  // A derived engine's destructor calls this first, so no frame runs on a half-destroyed engine.
+  void stop_worker() { worker_.stop(); }
 
  private:
   // One frame on the worker thread.

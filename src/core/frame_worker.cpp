@@ -9,7 +9,9 @@ namespace sv {
 FrameWorker::FrameWorker(std::string engine_name, Compute compute)
     : engine_name_(std::move(engine_name)), compute_(std::move(compute)) {}
 
-FrameWorker::~FrameWorker() {
+FrameWorker::~FrameWorker() { stop(); }
+
+void FrameWorker::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
@@ -21,6 +23,10 @@ FrameWorker::~FrameWorker() {
 
 void FrameWorker::submit(const FrameRequest& request) {
   Job job;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) throw RuntimeError("the " + engine_name_ + " engine is stopping");
+  }
   job.request = request;
   job.request.pair.left = job.request.pair.right = nullptr;
   try {

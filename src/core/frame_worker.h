@@ -27,6 +27,10 @@ class FrameWorker {
   FrameWorker(const FrameWorker&) = delete;
   FrameWorker& operator=(const FrameWorker&) = delete;
 
+  // Drops frames not yet computed and waits for the one computing; later submits are refused. An
+  // engine whose compute function reads its own members calls it first in its destructor.
+  void stop();
+
   void submit(const FrameRequest& request);
   void collect(DisparityResult& result);
   int frames_in_flight() const;

@@ -1,0 +1,180 @@
+// The census transform (census_transform.cpp's EXACT DEFINITION) with one SIMD lane per pixel.
+//
+// Every input type is first copied into a float plane padded by the window's radius on each
+// side, with a parallel "present" plane (all ones, or 0 for missing and outside pixels). uint8
+// and uint16 values are exact in float, so their float order is their integer order, and float
+// input keeps its IEEE order; missing pixels hold 0, never NaN, and are masked out anyway. The
+// padding turns "outside the image" into "missing", so the kernel has no bounds tests: each
+// window position costs two loads, a compare and two masked ORs for a whole vector of pixels.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu_fast/packed_census.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "src/core/error.h"
+#include "src/core/parallel_for.h"
+#include "src/cpu_fast/packed_census.h"
+
+#ifndef SV_PACKED_CENSUS_PLANE
+#define SV_PACKED_CENSUS_PLANE
+namespace sv {
+namespace census_detail {
+
+// Extra columns after each padded row, so a full vector may be read at the last pixel.
+constexpr int kSlack = 64;
+
+struct CensusPlane {
+  int width = 0, height = 0, rx = 0, ry = 0, stride = 0;
+  std::vector<float> values;
+  std::vector<uint32_t> present;
+  const float* value_row(int y) const { return values.data() + static_cast<size_t>(y + ry) * stride + rx; }
+  const uint32_t* present_row(int y) const {
+    return present.data() + static_cast<size_t>(y + ry) * stride + rx;
+  }
+};
+
+}  // namespace census_detail
+}  // namespace sv
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace sv {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Rows [y_begin, y_end) of the census of `plane`, written into `out`.
+void CensusRows(const census_detail::CensusPlane& plane, int window_width, int window_height,
+                PackedCensus& out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const int n = static_cast<int>(hn::Lanes(df));
+  const int rx = window_width / 2, ry = window_height / 2;
+  const int width = plane.width;
+  const int positions = window_width * window_height - 1;
+  parallel_for(0, plane.height, [&](int y) {
+    std::vector<uint32_t> row_bits(static_cast<size_t>(width) + n), row_valid(row_bits.size());
+    for (int word = 0; word < out.words; ++word) {
+      const int first_bit = word * 32;
+      const int last_bit = std::min(positions, first_bit + 32);
+      for (int x = 0; x < width; x += n) {
+        const auto centre = hn::LoadU(df, plane.value_row(y) + x);
+        const auto centre_present = hn::LoadU(du, plane.present_row(y) + x);
+        auto bits = hn::Zero(du);
+        auto valid = hn::Zero(du);
+        // Bit i is the i-th window position in row-major order, skipping the centre.
+        int bit = 0;
+        for (int dy = -ry; dy <= ry; ++dy) {
+          for (int dx = -rx; dx <= rx; ++dx) {
+            if (dx == 0 && dy == 0) continue;
+            if (bit >= first_bit && bit < last_bit) {
+              const auto neighbour = hn::LoadU(df, plane.value_row(y + dy) + x + dx);
+              const auto both_present =
+                  hn::And(centre_present, hn::LoadU(du, plane.present_row(y + dy) + x + dx));
+              const auto one = hn::Set(du, uint32_t{1} << (bit - first_bit));
+              const auto is_valid = hn::And(both_present, one);
+              valid = hn::Or(valid, is_valid);
+              const auto less = hn::VecFromMask(du, hn::RebindMask(du, hn::Lt(neighbour, centre)));
+              bits = hn::Or(bits, hn::And(less, is_valid));
+            }
+            ++bit;
+          }
+        }
+        hn::StoreU(bits, du, row_bits.data() + x);
+        hn::StoreU(valid, du, row_valid.data() + x);
+      }
+      std::memcpy(out.bits.data() + out.offset(word, y), row_bits.data(), sizeof(uint32_t) * width);
+      std::memcpy(out.valid.data() + out.offset(word, y), row_valid.data(), sizeof(uint32_t) * width);
+    }
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace sv
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sv {
+HWY_EXPORT(CensusRows);
+
+int packed_census_words(CensusWindow window) {
+  const int positions = census_window_width(window) * census_window_height(window) - 1;
+  return (positions + 31) / 32;
+}
+
+namespace {
+
+using census_detail::CensusPlane;
+
+void check_integer_missing_value(int missing_value, int max_value) {
+  if (missing_value < -1 || missing_value > max_value) {
+    throw InputError("census missing value must be -1 (none) or 0.." + std::to_string(max_value) +
+                     ", got " + std::to_string(missing_value));
+  }
+}
+
+template <typename Pixel, typename IsMissing>
+PackedCensus census_of(const Image<Pixel>& image, CensusWindow window, IsMissing is_missing) {
+  const int window_width = census_window_width(window);
+  const int window_height = census_window_height(window);
+  CensusPlane plane;
+  plane.width = image.width();
+  plane.height = image.height();
+  plane.rx = window_width / 2;
+  plane.ry = window_height / 2;
+  plane.stride = plane.width + 2 * plane.rx + census_detail::kSlack;
+  const size_t padded = static_cast<size_t>(plane.stride) * (plane.height + 2 * plane.ry);
+  plane.values.assign(padded, 0.0f);
+  plane.present.assign(padded, 0u);
+  for (int y = 0; y < plane.height; ++y) {
+    float* values = plane.values.data() + static_cast<size_t>(y + plane.ry) * plane.stride + plane.rx;
+    uint32_t* present = plane.present.data() + static_cast<size_t>(y + plane.ry) * plane.stride + plane.rx;
+    const Pixel* source = image.row(y);
+    for (int x = 0; x < plane.width; ++x) {
+      if (is_missing(source[x])) continue;
+      values[x] = static_cast<float>(source[x]);
+      present[x] = ~0u;
+    }
+  }
+  PackedCensus out;
+  out.width = plane.width;
+  out.height = plane.height;
+  out.words = packed_census_words(window);
+  const size_t plane_size = static_cast<size_t>(out.words) * out.width * out.height;
+  out.bits.assign(plane_size, 0u);
+  out.valid.assign(plane_size, 0u);
+  if (out.width > 0 && out.height > 0) {
+    HWY_DYNAMIC_DISPATCH(CensusRows)(plane, window_width, window_height, out);
+  }
+  return out;
+}
+
+template <typename Pixel>
+auto equals_integer(int missing_value) {
+  return [missing_value](Pixel value) { return static_cast<int>(value) == missing_value; };
+}
+
+}  // namespace
+
+PackedCensus packed_census(const ImageU8& image, CensusWindow window, int missing_value) {
+  check_integer_missing_value(missing_value, 255);
+  return census_of(image, window, equals_integer<uint8_t>(missing_value));
+}
+
+PackedCensus packed_census(const ImageU16& image, CensusWindow window, int missing_value) {
+  check_integer_missing_value(missing_value, 65535);
+  return census_of(image, window, equals_integer<uint16_t>(missing_value));
+}
+
+PackedCensus packed_census(const ImageF32& image, CensusWindow window, float missing_value) {
+  return census_of(image, window, [missing_value](float value) {
+    return std::isnan(value) || value == missing_value;
+  });
+}
+
+}  // namespace sv
+#endif  // HWY_ONCE

@@ -1,0 +1,217 @@
+// The fast CPU engine (--engine cpu) against the CPU reference engine (--engine reference): the
+// whole pipeline's fixed-point and float disparities bit for bit, for every census window, input
+// depth, path count, disparity count and minimum, pyramid (per-pixel ranges) and post-filter
+// setting, on awkward sizes, on the CPU's best SIMD target and pinned to the baseline target.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hwy/highway.h"
+#include "hwy/targets.h"
+#include "src/core/cpu_engine.h"
+#include "src/core/error.h"
+#include "src/core/high_bit_depth.h"
+#include "src/core/synthetic_scene.h"
+#include "src/cpu_fast/fast_cpu_engine.h"
+#include "tests/support/high_bit_depth_pairs.h"
+#include "tests/support/synthetic_frames.h"
+#include "tests/support/test_images.h"
+
+namespace sv {
+namespace {
+
+struct Case {
+  std::string name;
+  std::function<void(StereoParams&)> tweak;
+};
+
+// The parameter variants the GPU engine tests cover, each on top of the defaults.
+std::vector<Case> parameter_cases() {
+  std::vector<Case> cases = {
+      {"defaults", [](StereoParams&) {}},
+      {"4 paths", [](StereoParams& p) { p.sgm_paths = 4; }},
+      {"min -8 D37", [](StereoParams& p) { p.min_disparity = -8; p.num_disparities = 37; }},
+      {"min 5 D1", [](StereoParams& p) { p.min_disparity = 5; p.num_disparities = 1; }},
+      {"D128 adaptive P2", [](StereoParams& p) { p.num_disparities = 128; p.adaptive_p2 = true; }},
+      {"D256 4 paths", [](StereoParams& p) { p.num_disparities = 256; p.sgm_paths = 4; }},
+      {"no subpixel, no uniqueness, no LR", [](StereoParams& p) {
+         p.subpixel = false; p.uniqueness = 0; p.lr_check = false; }},
+      {"uniqueness 40, LR 0, median 5, speckles, no fill", [](StereoParams& p) {
+         p.uniqueness = 40; p.lr_max_diff = 0; p.median = 5; p.speckle_size = 20;
+         p.fill_holes = false; }},
+      {"pyramid 1 radius 2", [](StereoParams& p) { p.pyramid_levels = 1; }},
+      {"pyramid 2 radius 3 min -4", [](StereoParams& p) {
+         p.pyramid_levels = 2; p.refine_radius = 3; p.min_disparity = -4; }},
+      {"missing 0", [](StereoParams& p) { p.missing_value = 0; }},
+  };
+  for (const CensusWindow window : {CensusWindow::W5x5, CensusWindow::W7x7, CensusWindow::W9x9,
+                                    CensusWindow::W11x11}) {
+    cases.push_back({std::string("window ") + census_window_name(window),
+                     [window](StereoParams& p) { p.census = window; }});
+  }
+  return cases;
+}
+
+void expect_same(const DisparityResult& fast, const DisparityResult& reference, const std::string& what) {
+  if (reference.disparity_fixed.empty()) return;  // refused by both (matched_or_refused)
+  EXPECT_TRUE(fast.disparity_fixed == reference.disparity_fixed) << what;
+  EXPECT_EQ(fast.disparity.size(), reference.disparity.size()) << what;
+  EXPECT_EQ(0, std::memcmp(fast.disparity.data(), reference.disparity.data(),
+                           sizeof(float) * fast.disparity.size())) << what;
+}
+
+// Both engines' results, or two empty ones when the reference refuses the input (a pyramid
+// deeper than the image allows) and the fast engine refuses it too.
+template <typename Image>
+std::pair<DisparityResult, DisparityResult> matched_or_refused(StereoEngine& fast, StereoEngine& reference,
+                                                               const Image& left, const Image& right,
+                                                               const StereoParams& params,
+                                                               const std::string& what) {
+  try {
+    DisparityResult expected = reference.compute(left, right, params);
+    return {fast.compute(left, right, params), std::move(expected)};
+  } catch (const InputError&) {
+    EXPECT_THROW(fast.compute(left, right, params), InputError) << what;
+    return {};
+  }
+}
+
+// A textured pair with some zero pixels, so "missing 0" has something to mark.
+test::ShiftedPair pair_of(int width, int height) {
+  test::ShiftedPair pair = test::shifted_pair(width, height, 7, 21, 1);
+  for (ImageU8* image : {&pair.left, &pair.right}) {
+    for (size_t i = 0; i < image->size(); i += 13) image->data()[i] = 0;
+  }
+  return pair;
+}
+
+void check_every_case(int width, int height, const std::string& target) {
+  const test::ShiftedPair pair = pair_of(width, height);
+  FastCpuEngine fast;
+  CpuEngine reference;
+  for (const Case& c : parameter_cases()) {
+    StereoParams params;
+    c.tweak(params);
+    const std::string what = target + " " + std::to_string(width) + "x" + std::to_string(height) + " " + c.name;
+    ASSERT_TRUE(FastCpuEngine::accelerates(params)) << what;
+    const auto [got, expected] = matched_or_refused(fast, reference, pair.left, pair.right, params, what);
+    expect_same(got, expected, what);
+  }
+}
+
+TEST(FastCpuEngine, EqualsTheReferenceForEveryCaseOnTheBestTarget) {
+  check_every_case(33, 17, fast_cpu_target_name());
+  check_every_case(97, 45, fast_cpu_target_name());
+}
+
+// The baseline target Highway falls back to on a CPU without SIMD support it knows.
+TEST(FastCpuEngine, EqualsTheReferenceForEveryCaseOnTheBaselineTarget) {
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(targets.empty());
+  hwy::SetSupportedTargetsForTest(targets.back());
+  const std::string name = fast_cpu_target_name();
+  EXPECT_EQ(name, hwy::TargetName(targets.back()));
+  check_every_case(33, 17, name);
+  check_every_case(97, 45, name);
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+// The viewer's default scene at camera sizes: a real image, many threads' worth of rows.
+TEST(FastCpuEngine, EqualsTheReferenceOnTheSyntheticSceneAtCameraSizes) {
+  FastCpuEngine fast;
+  CpuEngine reference;
+  StereoParams params;
+  params.num_disparities = 64;
+  const SyntheticFrame vga = test::render_synthetic(640, 480, 60, 0);
+  expect_same(fast.compute(to_gray(vga.left), to_gray(vga.right), params),
+              reference.compute(to_gray(vga.left), to_gray(vga.right), params), "640x480 D64");
+  params.num_disparities = 8;
+  params.sgm_paths = 4;
+  const SyntheticFrame hd = test::render_synthetic(1920, 1080, 7, 0);
+  expect_same(fast.compute(to_gray(hd.left), to_gray(hd.right), params),
+              reference.compute(to_gray(hd.left), to_gray(hd.right), params), "1920x1080 D8 4 paths");
+}
+
+TEST(FastCpuEngine, SixteenBitAndFloatInputEqualTheReference) {
+  FastCpuEngine fast;
+  CpuEngine reference;
+  const test::ShiftedPair16 pair16 = test::low_byte_shifted_pair(61, 37, 4, 9);
+  const ImageF32 leftf = [&] {
+    ImageF32 image(61, 37);
+    for (size_t i = 0; i < image.size(); ++i) image.data()[i] = pair16.left.data()[i] / 7.0f;
+    image.data()[5] = std::numeric_limits<float>::quiet_NaN();
+    return image;
+  }();
+  const ImageF32 rightf = [&] {
+    ImageF32 image(61, 37);
+    for (size_t i = 0; i < image.size(); ++i) image.data()[i] = pair16.right.data()[i] / 7.0f;
+    return image;
+  }();
+  for (const Case& c : parameter_cases()) {
+    StereoParams params;
+    c.tweak(params);
+    params.num_disparities = std::min(params.num_disparities, 32);
+    const auto [got16, expected16] =
+        matched_or_refused(fast, reference, pair16.left, pair16.right, params, "16-bit " + c.name);
+    expect_same(got16, expected16, "16-bit " + c.name);
+    const auto [gotf, expectedf] = matched_or_refused(fast, reference, leftf, rightf, params, "float " + c.name);
+    expect_same(gotf, expectedf, "float " + c.name);
+  }
+}
+
+TEST(FastCpuEngine, LeavesWhatItDoesNotAccelerateToTheReference) {
+  FastCpuEngine fast;
+  CpuEngine reference;
+  const test::ShiftedPair pair = pair_of(45, 21);
+  StereoParams bm;
+  bm.algorithm = "bm-sad";
+  StereoParams confidence;
+  confidence.confidence = true;
+  for (const StereoParams& params : {bm, confidence}) {
+    EXPECT_FALSE(FastCpuEngine::accelerates(params)) << params.algorithm;
+    const DisparityResult a = fast.compute(pair.left, pair.right, params);
+    const DisparityResult b = reference.compute(pair.left, pair.right, params);
+    expect_same(a, b, params.algorithm);
+    EXPECT_TRUE(a.confidence == b.confidence);
+  }
+}
+
+// The frame budget (frame_budget.h) must not admit a frame this engine's larger, padded volumes
+// cannot hold: its estimate covers the costs, the sums and the backward sweep's sums.
+TEST(FastCpuEngine, FrameCostCoversItsVolumes) {
+  FastCpuEngine fast;
+  CpuEngine reference;
+  StereoParams params;
+  params.num_disparities = 100;  // padded to 128 candidates
+  const FrameCost cost = fast.frame_cost(640, 480, params);
+  EXPECT_GE(cost.host_bytes, 640ull * 480 * 128 * 5);
+  EXPECT_GT(cost.host_bytes, reference.frame_cost(640, 480, params).host_bytes);
+  EXPECT_LT(cost.seconds, reference.frame_cost(640, 480, params).seconds);
+  params.algorithm = "bm-sad";
+  EXPECT_EQ(fast.frame_cost(640, 480, params).host_bytes, reference.frame_cost(640, 480, params).host_bytes);
+}
+
+TEST(FastCpuEngine, RefusesBadInputLikeTheReference) {
+  FastCpuEngine fast;
+  StereoParams params;
+  EXPECT_THROW(fast.compute(ImageU8(20, 10, 1), ImageU8(21, 10, 1), params), InputError);
+  EXPECT_THROW(fast.compute(ImageU8(), ImageU8(), params), InputError);
+  params.missing_value = 300;
+  EXPECT_THROW(fast.compute(ImageU8(20, 10, 1), ImageU8(20, 10, 1), params), InputError);
+  params.missing_value = -1;
+  params.pyramid_levels = 4;
+  EXPECT_THROW(fast.compute(ImageU8(20, 10, 1), ImageU8(20, 10, 1), params), InputError);
+  params.pyramid_levels = 0;
+  params.sgm_paths = 5;
+  EXPECT_THROW(fast.compute(ImageU8(20, 10, 1), ImageU8(20, 10, 1), params), InputError);
+}
+
+}  // namespace
+}  // namespace sv
