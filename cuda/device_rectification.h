@@ -12,7 +12,7 @@
 
 namespace sv::cuda {
 
-// The CUDA engine's rectification (StereoEngine::set_rectification): the maps, uploaded once per
+// The CUDA engine's rectification (a FrameRequest's rectification): the maps, uploaded once per
 // maps object, and the rectified level-0 planes of the frame being computed, which the pipeline
 // reads instead of the raw upload. Every remap runs on the pipeline's stream, so one set of
 // rectified buffers serves all frames in flight (each frame's remap waits for the previous
