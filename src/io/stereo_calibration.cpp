@@ -218,6 +218,22 @@ void read_image_size(const CalibrationFiles& files, StereoCalibration& c) {
   c.height = image_side(size, m.at<double>(1));
 }
 
+// distortion_model: "fisheye" (or "equidistant") says D1 D2 are cv::fisheye's k1..k4.
+void read_lens_model(const CalibrationFiles& files, StereoCalibration& c, const Entry& d1) {
+  const Entry model = files.find({"distortion_model"});
+  if (!model.found()) return;
+  const std::string name = model.node.isString() ? model.node.string() : "";
+  if (name == "fisheye" || name == "equidistant") {
+    c.fisheye = true;
+  } else if (name != "pinhole" && name != "plumb_bob" && name != "rational_polynomial") {
+    throw InputError(model.where() + " must be pinhole or fisheye, got '" + name + "'");
+  }
+  if (c.fisheye && (c.D1.size() != 4 || c.D2.size() != 4)) {
+    throw InputError(d1.where() + ": the fisheye model has 4 distortion coefficients (k1..k4) "
+                     "per camera");
+  }
+}
+
 PixelRect read_roi(const Entry& entry) {
   const cv::Mat m = read_matrix(entry);
   if (m.total() != 4 || (m.rows != 1 && m.cols != 1)) {
@@ -296,6 +312,7 @@ StereoCalibration load_stereo_calibration(const std::string& spec) {
     refuse_if(camera_matrix_problem(c.K2), k2);
     c.D1 = read_distortion(d1);
     c.D2 = read_distortion(d2);
+    read_lens_model(files, c, d1);
     c.has_intrinsics = true;
   }
   const Entry r = files.find({"R"});

@@ -24,6 +24,8 @@ struct StereoCalibration {
   int height = 0;
 
   bool has_intrinsics = false;  // K1 D1 K2 D2
+  // D1 D2 are the fisheye model's k1..k4 (cv::fisheye; distortion_model: fisheye in the file).
+  bool fisheye = false;
   Matrix3 K1{}, K2{};
   std::vector<double> D1, D2;
 
@@ -45,7 +47,8 @@ struct StereoCalibration {
 // they hold either
 //   K1 D1 K2 D2 R T (also spelled M1/M2, cameraMatrix1/2, distCoeffs1/2), or
 //   R1 R2 P1 P2 Q (with K1 D1 K2 D2 when the input still needs undistorting),
-// optionally ValidRoi1 ValidRoi2, and optionally the image size as image_width + image_height,
+// optionally ValidRoi1 ValidRoi2, optionally distortion_model (pinhole, or fisheye / equidistant
+// for cv::fisheye's k1..k4, which must then be 4 terms), and optionally the image size as image_width + image_height,
 // or image_size / imageSize as [w, h] (without it, the size is the source's: see
 // fit_calibration_to_size). An entry in two files must have the same value in both.
 // InputError naming the file and the entry: missing, unreadable, not FileStorage, a matrix of

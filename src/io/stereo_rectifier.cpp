@@ -85,9 +85,17 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
   cv::Mat R1, R2, P1, P2, Q;
   if (c.has_intrinsics && c.has_extrinsics) {
     try {
-      cv::stereoRectify(to_mat(c.K1, 3, 3), to_mat(c.D1), to_mat(c.K2, 3, 3), to_mat(c.D2), size,
-                        to_mat(c.R, 3, 3), to_mat(c.T, 3, 1), R1, R2, P1, P2, Q,
-                        cv::CALIB_ZERO_DISPARITY, alpha, size);
+      if (c.fisheye) {
+        // The fisheye model's balance plays alpha's part (0: only valid pixels).
+        cv::fisheye::stereoRectify(to_mat(c.K1, 3, 3), to_mat(c.D1), to_mat(c.K2, 3, 3),
+                                   to_mat(c.D2), size, to_mat(c.R, 3, 3), to_mat(c.T, 3, 1), R1,
+                                   R2, P1, P2, Q, cv::CALIB_ZERO_DISPARITY, size,
+                                   alpha < 0.0 ? 0.0 : alpha, 1.0);
+      } else {
+        cv::stereoRectify(to_mat(c.K1, 3, 3), to_mat(c.D1), to_mat(c.K2, 3, 3), to_mat(c.D2),
+                          size, to_mat(c.R, 3, 3), to_mat(c.T, 3, 1), R1, R2, P1, P2, Q,
+                          cv::CALIB_ZERO_DISPARITY, alpha, size);
+      }
     } catch (const cv::Exception& e) {
       throw InputError("calibration '" + c.path + "' cannot be rectified: " + e.what());
     }
@@ -129,10 +137,19 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
   if (!c.has_intrinsics) return;
 
   remaps_ = true;
-  cv::initUndistortRectifyMap(to_mat(c.K1, 3, 3), to_mat(c.D1), R1, P1, size, CV_32FC1,
-                              cv_maps_->left_x, cv_maps_->left_y);
-  cv::initUndistortRectifyMap(to_mat(c.K2, 3, 3), to_mat(c.D2), R2, P2, size, CV_32FC1,
-                              cv_maps_->right_x, cv_maps_->right_y);
+  const auto build_map = [&](const cv::Mat& K, const cv::Mat& D, const cv::Mat& R,
+                             const cv::Mat& P, cv::Size map_size, int type, cv::Mat& map_x,
+                             cv::Mat& map_y) {
+    if (c.fisheye) {
+      cv::fisheye::initUndistortRectifyMap(K, D, R, P, map_size, type, map_x, map_y);
+    } else {
+      cv::initUndistortRectifyMap(K, D, R, P, map_size, type, map_x, map_y);
+    }
+  };
+  build_map(to_mat(c.K1, 3, 3), to_mat(c.D1), R1, P1, size, CV_32FC1, cv_maps_->left_x,
+            cv_maps_->left_y);
+  build_map(to_mat(c.K2, 3, 3), to_mat(c.D2), R2, P2, size, CV_32FC1, cv_maps_->right_x,
+            cv_maps_->right_y);
   if (exchange_cameras) {
     std::swap(cv_maps_->left_x, cv_maps_->right_x);
     std::swap(cv_maps_->left_y, cv_maps_->right_y);
