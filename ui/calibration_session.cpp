@@ -22,7 +22,7 @@ double mean_motion(const BoardCorners& a, const BoardCorners& b) {
 
 }  // namespace
 
-CalibrationSession::CalibrationSession() : detector_([this] { detection_loop(); }) {}
+CalibrationSession::CalibrationSession() = default;
 
 CalibrationSession::~CalibrationSession() {
   {
@@ -30,7 +30,7 @@ CalibrationSession::~CalibrationSession() {
     stopping_ = true;
   }
   wake_.notify_all();
-  detector_.join();
+  if (detector_.joinable()) detector_.join();
   if (worker_.joinable()) worker_.join();
 }
 
@@ -43,7 +43,11 @@ void CalibrationSession::start(const CalibrationSettings& settings) {
     job_done_ = false;
     job_result_.reset();
   }
+  // Started here, not in the constructor: the thread needs every member (its mutex) built, and
+  // a viewer that never calibrates runs no detector.
+  if (!detector_.joinable()) detector_ = std::thread([this] { detection_loop(); });
   detection_.reset();
+  shown_width_ = shown_height_ = 0;
   capturing_ = true;
   last_captured_.reset();
   still_detections_ = 0;
@@ -130,6 +134,8 @@ std::vector<std::string> CalibrationSession::update() {
                        mean_motion(fresh->view.left, detection_->view.left) < kStillMotionPx;
     still_detections_ = still ? still_detections_ + 1 : 0;
     detection_ = std::move(fresh);
+    shown_width_ = width;
+    shown_height_ = height;
     try_capture(*detection_, width, height);
     log.insert(log.end(), pending_log_.begin(), pending_log_.end());
     pending_log_.clear();

@@ -53,8 +53,8 @@ class CalibrationSession {
 
   // The newest detection (empty before the first).
   const std::optional<ViewCheck>& detection() const { return detection_; }
-  int detection_width() const { return detection_width_; }
-  int detection_height() const { return detection_height_; }
+  int detection_width() const { return shown_width_; }  // the size of detection()'s images
+  int detection_height() const { return shown_height_; }
   // The vertical offset between the two views' corners in the newest detection (mean, px):
   // the epipolar error once the views are rectified. Negative without a board in both views.
   double vertical_offset_px() const;
@@ -73,7 +73,7 @@ class CalibrationSession {
 
   std::unique_ptr<StereoCalibrator> calibrator_;
 
-  // Detection thread: one job at a time.
+  // Detection thread (from the first start()): one job at a time.
   std::thread detector_;
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -85,8 +85,9 @@ class CalibrationSession {
   std::optional<ViewCheck> job_result_;
   CalibrationSettings job_settings_;
 
+  int detection_width_ = 0, detection_height_ = 0;  // the job's, under mutex_
   std::optional<ViewCheck> detection_;
-  int detection_width_ = 0, detection_height_ = 0;
+  int shown_width_ = 0, shown_height_ = 0;
   int still_detections_ = 0;                  // in a row, with the board held still
   std::optional<BoardCorners> last_captured_;  // where the last captured view had the board
   bool capture_requested_ = false;
