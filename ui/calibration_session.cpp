@@ -1,5 +1,6 @@
 #include "ui/calibration_session.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -10,15 +11,6 @@ namespace {
 // still; auto capture takes it after kStillDetections such detections in a row.
 constexpr double kStillMotionPx = 1.0;
 constexpr int kStillDetections = 2;
-
-double mean_motion(const BoardCorners& a, const BoardCorners& b) {
-  if (a.ids != b.ids || a.points.empty()) return INFINITY;
-  double sum = 0.0;
-  for (size_t i = 0; i < a.points.size(); ++i) {
-    sum += std::hypot(a.points[i].x - b.points[i].x, a.points[i].y - b.points[i].y);
-  }
-  return sum / static_cast<double>(a.points.size());
-}
 
 }  // namespace
 
@@ -35,7 +27,9 @@ CalibrationSession::~CalibrationSession() {
 }
 
 void CalibrationSession::start(const CalibrationSettings& settings) {
-  if (worker_.joinable()) worker_.join();
+  if (worker_.joinable()) worker_.join();  // a calibration of the views before: its result goes
+  worker_done_ = false;
+  calibrating_ = false;
   calibrator_ = std::make_unique<StereoCalibrator>(settings);
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -49,7 +43,6 @@ void CalibrationSession::start(const CalibrationSettings& settings) {
   detection_.reset();
   shown_width_ = shown_height_ = 0;
   capturing_ = true;
-  last_captured_.reset();
   still_detections_ = 0;
   result_.reset();
   error_.clear();
@@ -131,7 +124,7 @@ std::vector<std::string> CalibrationSession::update() {
   }
   if (fresh && calibrator_) {
     const bool still = detection_ && fresh->usable && detection_->usable &&
-                       mean_motion(fresh->view.left, detection_->view.left) < kStillMotionPx;
+                       board_motion_px(fresh->view.left, detection_->view.left) < kStillMotionPx;
     still_detections_ = still ? still_detections_ + 1 : 0;
     detection_ = std::move(fresh);
     shown_width_ = width;
@@ -157,9 +150,10 @@ void CalibrationSession::try_capture(const ViewCheck& check, int width, int heig
     }
     due = true;
   } else if (auto_capture && check.usable && still_detections_ >= kStillDetections) {
-    // Held still somewhere new: a twentieth of the image away from the last captured view.
+    // Held still somewhere new: a twentieth of the image away from every captured view.
     const double min_move = std::hypot(width, height) / 20.0;
-    due = !last_captured_ || mean_motion(check.view.left, *last_captured_) >= min_move;
+    due = std::all_of(calibrator_->views().begin(), calibrator_->views().end(),
+                      [&](const StereoView& v) { return board_motion_px(check.view.left, v.left) >= min_move; });
   }
   if (!due || calibrating_) return;
   try {
@@ -168,14 +162,12 @@ void CalibrationSession::try_capture(const ViewCheck& check, int width, int heig
     pending_log_.push_back(std::string("calibrate: ") + e.what());
     return;
   }
-  last_captured_ = check.view.left;
   pending_log_.push_back("calibrate: captured view " + std::to_string(calibrator_->view_count()) +
                          " (" + check.view.name + ")");
 }
 
 bool CalibrationSession::run_calibration() {
   if (!calibrator_ || calibrating_) return false;
-  if (worker_.joinable()) worker_.join();
   calibrating_ = true;
   {
     std::lock_guard<std::mutex> lock(progress_mutex_);

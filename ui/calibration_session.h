@@ -89,7 +89,6 @@ class CalibrationSession {
   std::optional<ViewCheck> detection_;
   int shown_width_ = 0, shown_height_ = 0;
   int still_detections_ = 0;                  // in a row, with the board held still
-  std::optional<BoardCorners> last_captured_;  // where the last captured view had the board
   bool capture_requested_ = false;
   bool capturing_ = true;
   std::vector<std::string> pending_log_;

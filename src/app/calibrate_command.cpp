@@ -150,17 +150,6 @@ void collect_from_globs(const CalibrateOptions& o, StereoCalibrator& calibrator,
   }
 }
 
-// The mean distance (px) between two detections of the whole board, or infinity when they
-// cannot be compared.
-double board_motion(const BoardCorners& a, const BoardCorners& b) {
-  if (a.ids != b.ids || a.points.empty()) return INFINITY;
-  double sum = 0.0;
-  for (size_t i = 0; i < a.points.size(); ++i) {
-    sum += std::hypot(a.points[i].x - b.points[i].x, a.points[i].y - b.points[i].y);
-  }
-  return sum / static_cast<double>(a.points.size());
-}
-
 void collect_from_source(const CalibrateOptions& o, StereoCalibrator& calibrator, std::ostream& out,
                          std::ostream& err) {
   std::vector<std::string> flags = o.source_flags;
@@ -201,7 +190,7 @@ void collect_from_source(const CalibrateOptions& o, StereoCalibrator& calibrator
     if (source->is_live()) {
       // A live view counts once the board sits somewhere new: a twentieth of the image away.
       const double min_motion = std::hypot(left.width(), left.height()) / 20.0;
-      if (!check.usable || board_motion(check.view.left, last_left) < min_motion) continue;
+      if (!check.usable || board_motion_px(check.view.left, last_left) < min_motion) continue;
       last_left = check.view.left;
     }
     calibrator.add(check, left.width(), left.height());

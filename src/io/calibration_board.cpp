@@ -188,6 +188,15 @@ BoardCorners detect_board(const BoardSpec& board, const ImageU8& gray) {
 #endif
 }
 
+double board_motion_px(const BoardCorners& a, const BoardCorners& b) {
+  if (a.ids != b.ids || a.points.empty()) return INFINITY;
+  double sum = 0.0;
+  for (size_t i = 0; i < a.points.size(); ++i) {
+    sum += std::hypot(a.points[i].x - b.points[i].x, a.points[i].y - b.points[i].y);
+  }
+  return sum / static_cast<double>(a.points.size());
+}
+
 void board_corner_position(const BoardSpec& board, int id, double& x, double& y) {
   const int cols = board.corner_cols();
   x = (id % cols) * board.square;

@@ -49,6 +49,10 @@ struct BoardCorners {
   bool found() const { return !points.empty(); }
 };
 
+// How far the board moved between two detections: the mean distance of its corners in px;
+// infinity when they do not hold the same corners.
+double board_motion_px(const BoardCorners& a, const BoardCorners& b);
+
 // Finds the board in a gray image. A chessboard must show every inner corner; a ChArUco board
 // at least 6 of them.
 BoardCorners detect_board(const BoardSpec& board, const ImageU8& gray);
