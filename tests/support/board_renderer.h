@@ -66,7 +66,9 @@ inline BoardTexture make_board_texture(const BoardSpec& board, int texels = 48) 
     return t;
   }
 #ifdef STEREOVIEW_TEST_HAS_ARUCO
-  // OpenCV draws the board over the whole image; its first inner corner is one square in.
+  // OpenCV draws the board over the whole image; its first inner corner is one square in, and
+  // one texel further on both axes (measured: the corners of a rendered board then lie where
+  // the camera projects them, within OpenCV's ChArUco precision).
   auto charuco = cv::aruco::CharucoBoard::create(
       board.cols, board.rows, static_cast<float>(board.square), static_cast<float>(board.marker),
       cv::aruco::getPredefinedDictionary(cv::aruco::DICT_5X5_100));
@@ -74,7 +76,7 @@ inline BoardTexture make_board_texture(const BoardSpec& board, int texels = 48) 
   charuco->draw(cv::Size(board.cols * texels, board.rows * texels), drawn, 0, 1);
   t.gray = cv::Mat(drawn.rows + 2 * texels, drawn.cols + 2 * texels, CV_8UC1, cv::Scalar(255));
   drawn.copyTo(t.gray(cv::Rect(texels, texels, drawn.cols, drawn.rows)));
-  t.origin = cv::Point2d(2.0 * texels, 2.0 * texels);
+  t.origin = cv::Point2d(2.0 * texels + 1.0, 2.0 * texels + 1.0);
 #endif
   return t;
 }
