@@ -299,9 +299,12 @@ CalibrationResult StereoCalibrator::calibrate(const CalibrationProgress& progres
     }
     for (const auto& [reason, count] : reasons) message += "; " + reason + ": " + std::to_string(count);
     if (views_.empty() && !rejected_.empty()) {
-      message += " (is the board " + std::to_string(settings_.board.corner_cols()) + "x" +
-                 std::to_string(settings_.board.corner_rows()) +
-                 " inner corners? a board of 10x7 squares has 9x6)";
+      const BoardSpec& b = settings_.board;
+      message += b.kind == BoardSpec::Kind::Chessboard
+                     ? " (is the board " + std::to_string(b.cols) + "x" + std::to_string(b.rows) +
+                           " inner corners? a board of 10x7 squares has 9x6)"
+                     : " (is the board " + std::to_string(b.cols) + "x" + std::to_string(b.rows) +
+                           " squares with DICT_" + b.dictionary + " markers?)";
     }
     throw InputError(message);
   }

@@ -98,6 +98,13 @@ TEST(CalibrateCli, BadViewsAreRefusedWithOneLineAndNothingWritten) {
   EXPECT_TRUE(contains(r.err, "board not found in either view: 5")) << r.err;
   EXPECT_FALSE(fs::exists(blank + "/out.yaml"));
 
+  // A ChArUco board not found: the hint names squares and the dictionary.
+  r = run_stereoview({"calibrate", "--left", blank + "/left_*.png", "--right", blank + "/right_*.png",
+                      "--board", "charuco:5x7:4X4_50", "--square", "0.03", "--marker", "0.02",
+                      "--output", blank + "/out.yaml"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "(is the board 5x7 squares with DICT_4X4_50 markers?)")) << r.err;
+
   // Too few views.
   const std::string few = write_views("calibrate_few", 3);
   r = run_stereoview(calibrate_args(few, few + "/out.yaml"));
