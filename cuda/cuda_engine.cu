@@ -1,6 +1,8 @@
 #include "cuda/cuda_engine.h"
 
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <limits>
 #include <string>
 #include <vector>
@@ -23,8 +25,10 @@
 #include "src/core/error.h"
 #include "src/core/esaw_aggregation.h"
 #include "src/core/high_bit_depth.h"
+#include "src/core/parallel_copy.h"
 #include "src/core/pyramid.h"
 #include "src/core/remap.h"
+#include "src/core/temporal_filter.h"
 
 namespace sv::cuda {
 namespace {
@@ -58,47 +62,60 @@ std::vector<LevelSize> pyramid_sizes(int width, int height, int levels) {
 
 }  // namespace
 
-// One frame in flight: its own input images (level 0), pinned staging for the upload and the
-// result, its stage events, and the events that order the two streams. Two slots let the upload
-// of frame n + 1 run on the upload stream while frame n computes.
+// One frame in flight: its own input planes (level 0), pinned staging for the upload and the
+// download, its own device copy of the results (so the next frame may compute while this one
+// downloads), its stage events, and the events that order the three streams.
 struct FrameSlot {
   explicit FrameSlot(cudaStream_t compute) : events(compute) {
-    for (cudaEvent_t* e : {&uploaded, &consumed, &finished}) {
+    for (cudaEvent_t* e : {&uploaded, &consumed, &computed, &finished}) {
       SV_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     }
   }
   ~FrameSlot() {
-    for (cudaEvent_t e : {uploaded, consumed, finished}) cudaEventDestroy(e);
+    for (cudaEvent_t e : {uploaded, consumed, computed, finished}) cudaEventDestroy(e);
   }
   FrameSlot(const FrameSlot&) = delete;
   FrameSlot& operator=(const FrameSlot&) = delete;
 
   DeviceBuffer<uint8_t> left, right;
-  DeviceBuffer<uint8_t> colour_left;  // RGB, for colour weights only
-  PinnedBuffer<uint8_t> staging;  // left, right, then the left colour image if any
+  PinnedBuffer<uint8_t> staging;  // left, then right
+  // The results on the device, written at the end of the frame, and their pinned downloads.
+  DeviceBuffer<int16_t> out_fixed;
+  DeviceBuffer<float> out_float, out_confidence;
   PinnedBuffer<int16_t> result;
-  PinnedBuffer<float> confidence_result;  // downloaded only when the confidence is computed
-  bool has_confidence = false;
+  PinnedBuffer<float> float_result, confidence_result;
   PinnedBuffer<Rgb8> views;  // the rectified colour views (left, right) of a raw colour pair
-  bool has_views = false;
+  bool has_fixed = false, has_float = false, has_confidence = false, has_views = false;
   StageEvents events;
   cudaEvent_t uploaded = nullptr;  // on the upload stream: the images are on the device
   cudaEvent_t consumed = nullptr;  // on the compute stream: the images are no longer read
-  cudaEvent_t finished = nullptr;  // on the compute stream: the result is in `result`
+  cudaEvent_t computed = nullptr;  // on the compute stream: the out_ buffers are written
+  cudaEvent_t finished = nullptr;  // on the download stream: the pinned results are complete
   bool in_flight = false;
   int width = 0, height = 0;
-  std::shared_ptr<const DeviceDisparity> device_result;  // when device results are kept
-  std::shared_ptr<const DeviceViews> device_views;  // kept, and the GPU rectified colour views
+  std::shared_ptr<const DeviceDisparity> device_result;  // want.device
+  std::shared_ptr<const DeviceViews> device_views;  // want.device, and the GPU rectified colour views
+};
+
+// A submitted frame in collect() order: computing in a slot, finished early into `done` (submit
+// needed its slot), or failed before it reached the GPU.
+struct PendingFrame {
+  int slot = -1;
+  std::unique_ptr<DisparityResult> done;
+  std::exception_ptr error;
 };
 
 struct CudaEngine::Impl {
-  CudaStream owned_stream, owned_upload_stream;
+  CudaStream owned_stream, owned_upload_stream, owned_download_stream;
   cudaStream_t stream = owned_stream.get();
   cudaStream_t upload_stream = owned_upload_stream.get();
+  cudaStream_t download_stream = owned_download_stream.get();
   FrameSlot slots[2] = {FrameSlot(stream), FrameSlot(stream)};
-  int next_slot = 0;    // where the next submit goes
-  int oldest_slot = 0;  // what the next collect returns
+  std::deque<PendingFrame> pending;  // submitted, not yet collected, oldest first
   StageEvents* events = nullptr;  // the stage events of the frame being recorded
+  // compute_on_device: its stage events and the events that order it with the caller's stream.
+  StageEvents device_call_events{stream};
+  cudaEvent_t device_call_ready = nullptr, device_call_done = nullptr;
 
   // Per pyramid level: the two images (level 0 points into the frame's slot) and the per-pixel
   // range base of the finer levels.
@@ -108,7 +125,6 @@ struct CudaEngine::Impl {
   DeviceBuffer<uint8_t> ranks_left, ranks_right;
   DeviceBuffer<uint8_t> costs_u8;
   FastSgm fast;  // census-SGM for uniform ranges
-  bool keep_device_results = false;
   DeviceDisparityPool device_results;
   DeviceViewsPool device_views_pool;
   DeviceRectification rectification;  // set_rectification: raw pairs are remapped first
@@ -121,6 +137,12 @@ struct CudaEngine::Impl {
   DeviceBuffer<float> adaptive_scratch;
   DeviceBuffer<__half> adaptive_half, adaptive_half_scratch;
   DeviceBuffer<int16_t> disparity, disparity_scratch, right_disparity;
+  // The temporal filter's state (params.temporal_filter): the previous output and each pixel's
+  // hold age, for frames of temporal_width x temporal_height; 0 x 0 = no history.
+  DeviceBuffer<int16_t> temporal_previous;
+  DeviceBuffer<uint8_t> temporal_age;
+  int temporal_width = 0, temporal_height = 0;
+  StereoParams temporal_params;  // the parameters of that history
   // Confidence (final level): cost peaks, the confidence and a float scratch (texture, repair).
   DeviceBuffer<float2> peaks;
   DeviceBuffer<float> confidence, confidence_scratch;
@@ -152,6 +174,19 @@ struct CudaEngine::Impl {
   void build_coarse_levels(const StereoParams& params, const std::vector<LevelSize>& sizes);
 
   void run_pipeline(const StereoParams& params, int width, int height);
+
+  // Points the level-0 planes at a pair already on the device (`left` / `right`, the request's
+  // format) and runs what turns it into 8-bit gray planes (the rectification, the gray of a
+  // colour pair, the 8-bit view of a 16-bit or float one), recording into `frame_events`.
+  void prepare_input(const FrameRequest& request, const void* left, const void* right,
+                     const FloatViewRange* float_range, StageEvents& frame_events);
+  // The checks of a request before anything is queued; throws InputError.
+  void require_acceptable(const FrameRequest& request) const;
+  // Queues a checked request into a free slot.
+  void launch(const FrameRequest& request, FrameSlot& slot);
+  // Waits for a slot's frame and copies the parts it downloaded into `result`.
+  void finish(FrameSlot& slot, DisparityResult& result);
+  FrameSlot* free_slot();
 
   // Census- or rank-SGM for a uniform range through FastSgm; `frame` names the cost source.
   void fast_sgm(FastSgm::Frame frame, const StereoParams& params, const uint8_t* left,
@@ -395,243 +430,22 @@ std::optional<uint64_t> CudaEngine::free_device_bytes() const {
 
 CudaEngine::~CudaEngine() {
   // Let queued work finish before the buffers it uses are freed.
-  if (impl_) cudaStreamSynchronize(impl_->stream);
-}
-
-DisparityResult CudaEngine::compute(const ImageU8& left, const ImageU8& right,
-                                    const StereoParams& params) {
-  submit(left, right, params);
-  return collect();
-}
-
-int CudaEngine::frames_in_flight() const {
-  return impl_->slots[0].in_flight + impl_->slots[1].in_flight;
-}
-
-DisparityResult CudaEngine::compute(const ImageU16& left, const ImageU16& right,
-                                    const StereoParams& params) {
-  submit(left, right, params);
-  return collect();
-}
-
-DisparityResult CudaEngine::compute(const ImageRgb8& left, const ImageRgb8& right,
-                                    const StereoParams& params) {
-  submit(left, right, params);
-  return collect();
-}
-
-void CudaEngine::submit(const ImageRgb8& left, const ImageRgb8& right, const StereoParams& params) {
-  if (impl_->rectification.active()) {
-    // Raw colour views: rectified on the GPU, then matched by the gray of the rectified views.
-    require_valid(params);
-    require_missing_value_fits(params, 255);
-    impl_->rectification.require_size(left.width(), left.height());
-    impl_->rectification.require_size(right.width(), right.height());
-    submit_planes(left.data(), right.data(), left.width(), left.height(), 3, params);
-    return;
+  if (!impl_) return;
+  cudaStreamSynchronize(impl_->stream);
+  cudaStreamSynchronize(impl_->download_stream);
+  for (cudaEvent_t e : {impl_->device_call_ready, impl_->device_call_done}) {
+    if (e != nullptr) cudaEventDestroy(e);
   }
-  const ImageU8 gray_left = to_gray(left);
-  const ImageU8 gray_right = to_gray(right);
-  if (!uses_colour_weights(params)) {
-    submit(gray_left, gray_right, params);
-    return;
-  }
-  require_valid(params);
-  require_missing_value_fits(params, 255);
-  require_matching_pair(gray_left, gray_right);
-  submit_planes(gray_left.data(), gray_right.data(), left.width(), left.height(), 1, params,
-                left.data());
 }
 
-void CudaEngine::submit(const ImageU8& left, const ImageU8& right, const StereoParams& params) {
-  require_valid(params);
-  require_missing_value_fits(params, 255);
-  require_matching_pair(left, right);
-  submit_planes(left.data(), right.data(), left.width(), left.height(), 1, params);
-}
-
-void CudaEngine::submit(const ImageU16& left, const ImageU16& right, const StereoParams& params) {
-  require_valid(params);
-  require_high_bit_depth_support(params);
-  require_matching_pair(left, right);
-  submit_planes(left.data(), right.data(), left.width(), left.height(), 2, params);
-}
+int CudaEngine::frames_in_flight() const { return static_cast<int>(impl_->pending.size()); }
 
 bool CudaEngine::supports_high_bit_depth(const StereoParams& params) const {
   return supports(params) && high_bit_depth_problem(params).empty();
 }
 
-DisparityResult CudaEngine::compute(const ImageF32& left, const ImageF32& right,
-                                    const StereoParams& params) {
-  submit(left, right, params);
-  return collect();
-}
-
-void CudaEngine::submit(const ImageF32& left, const ImageF32& right, const StereoParams& params) {
-  require_valid(params);
-  require_float_input_support(params);
-  require_matching_pair(left, right);
-  if (impl_->rectification.active()) {
-    impl_->rectification.require_size(left.width(), left.height());
-    const RectificationMaps& maps = impl_->rectification.maps();
-    const ImageF32 rectified_left = remap_bilinear(left, maps.left_x, maps.left_y);
-    const ImageF32 rectified_right = remap_bilinear(right, maps.right_x, maps.right_y);
-    const FloatViewRange range = float_view_range(rectified_left, rectified_right, params);
-    submit_planes(rectified_left.data(), rectified_right.data(), left.width(), left.height(), 4,
-                  params, nullptr, &range);
-    return;
-  }
-  // The range needs the whole pair, which the host has before the upload anyway.
-  const FloatViewRange range = float_view_range(left, right, params);
-  submit_planes(left.data(), right.data(), left.width(), left.height(), 4, params, nullptr, &range);
-}
-
 bool CudaEngine::supports_float_input(const StereoParams& params) const {
   return supports(params) && float_input_problem(params).empty();
-}
-
-void CudaEngine::submit_planes(const void* left, const void* right, int width, int height,
-                               int bytes_per_pixel, const StereoParams& params,
-                               const Rgb8* colour_left, const FloatViewRange* float_range) {
-  if (!supports(params)) {
-    throw InputError(params.algorithm +
-                     " is not available on the CUDA engine yet (use --engine cpu or auto)");
-  }
-  pyramid_sizes(width, height, params.pyramid_levels);  // reject before queueing
-  Impl& d = *impl_;
-  FrameSlot& slot = d.slots[d.next_slot];
-  if (slot.in_flight) throw RuntimeError("CudaEngine: two frames are in flight; collect() one first");
-  if (d.rectification.active()) d.rectification.require_size(width, height);
-
-  const size_t pixels = static_cast<size_t>(width) * height;
-  const size_t bytes = pixels * bytes_per_pixel;
-  slot.left.reserve(bytes);
-  slot.right.reserve(bytes);
-  const size_t colour_bytes = colour_left != nullptr ? pixels * sizeof(Rgb8) : 0;
-  slot.staging.reserve(2 * bytes + colour_bytes);
-  if (colour_left != nullptr) slot.colour_left.reserve(colour_bytes);
-  slot.result.reserve(pixels);
-  slot.has_confidence = wants_confidence(params);
-  if (slot.has_confidence) slot.confidence_result.reserve(pixels);
-  slot.has_views = bytes_per_pixel == 3;
-  if (slot.has_views) slot.views.reserve(2 * pixels);
-
-  // The staging buffer is free once this slot's previous upload has completed.
-  SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
-  std::memcpy(slot.staging.data(), left, bytes);
-  std::memcpy(slot.staging.data() + bytes, right, bytes);
-  if (colour_left != nullptr) std::memcpy(slot.staging.data() + 2 * bytes, colour_left, colour_bytes);
-
-  slot.events.begin_frame();
-  SV_CUDA_CHECK(cudaStreamWaitEvent(d.upload_stream, slot.consumed, 0));
-  slot.events.begin("upload", d.upload_stream);
-  SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), bytes,
-                                cudaMemcpyHostToDevice, d.upload_stream));
-  SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + bytes, bytes,
-                                cudaMemcpyHostToDevice, d.upload_stream));
-  if (colour_left != nullptr) {
-    SV_CUDA_CHECK(cudaMemcpyAsync(slot.colour_left.data(), slot.staging.data() + 2 * bytes,
-                                  colour_bytes, cudaMemcpyHostToDevice, d.upload_stream));
-  }
-  slot.events.end(d.upload_stream);
-  SV_CUDA_CHECK(cudaEventRecord(slot.uploaded, d.upload_stream));
-
-  SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, slot.uploaded, 0));
-  d.events = &slot.events;
-  d.level0_colour_left =
-      colour_left != nullptr ? reinterpret_cast<const Rgb8*>(slot.colour_left.data()) : nullptr;
-  d.inputf_left = d.inputf_right = nullptr;
-  if (bytes_per_pixel == 3) {
-    {
-      ScopedStage s(slot.events, "rectify");
-      d.rectification.rectify(reinterpret_cast<const Rgb8*>(slot.left.data()),
-                              reinterpret_cast<const Rgb8*>(slot.right.data()), d.stream);
-    }
-    d.input16_left = d.input16_right = nullptr;
-    d.level0_left = d.rectification.gray_left();
-    d.level0_right = d.rectification.gray_right();
-    d.level0_colour_left = uses_colour_weights(params) ? d.rectification.colour_left() : nullptr;
-  } else if (bytes_per_pixel == 4) {
-    // cudaMalloc aligns far beyond 4 bytes, so the slot's bytes can be read as floats.
-    d.input16_left = d.input16_right = nullptr;
-    d.inputf_left = reinterpret_cast<const float*>(slot.left.data());
-    d.inputf_right = reinterpret_cast<const float*>(slot.right.data());
-    d.float_missing = float_missing_value(params);
-    d.float_range = *float_range;
-    d.view_left.reserve(pixels);
-    d.view_right.reserve(pixels);
-    ScopedStage s(slot.events, "8-bit view");
-    eight_bit_view(d.inputf_left, width, height, float_range->lo, float_range->scale,
-                   d.view_left.data(), d.stream);
-    eight_bit_view(d.inputf_right, width, height, float_range->lo, float_range->scale,
-                   d.view_right.data(), d.stream);
-    d.level0_left = d.view_left.data();
-    d.level0_right = d.view_right.data();
-  } else if (bytes_per_pixel == 2) {
-    // cudaMalloc aligns far beyond 2 bytes, so the slot's bytes can be read as 16-bit values.
-    d.input16_left = reinterpret_cast<const uint16_t*>(slot.left.data());
-    d.input16_right = reinterpret_cast<const uint16_t*>(slot.right.data());
-    if (d.rectification.active()) {
-      ScopedStage s(slot.events, "rectify");
-      d.rectification.rectify(d.input16_left, d.input16_right, d.stream);
-      d.input16_left = d.rectification.left16();
-      d.input16_right = d.rectification.right16();
-    }
-    d.view_left.reserve(pixels);
-    d.view_right.reserve(pixels);
-    ScopedStage s(slot.events, "8-bit view");
-    eight_bit_view(d.input16_left, width, height, d.view_left.data(), d.stream);
-    eight_bit_view(d.input16_right, width, height, d.view_right.data(), d.stream);
-    d.level0_left = d.view_left.data();
-    d.level0_right = d.view_right.data();
-  } else {
-    d.input16_left = d.input16_right = nullptr;
-    d.level0_left = slot.left.data();
-    d.level0_right = slot.right.data();
-    if (d.rectification.active()) {
-      ScopedStage s(slot.events, "rectify");
-      d.rectification.rectify(d.level0_left, d.level0_right, d.stream);
-      d.level0_left = d.rectification.gray_left();
-      d.level0_right = d.rectification.gray_right();
-    }
-  }
-  d.run_pipeline(params, width, height);
-  SV_CUDA_CHECK(cudaEventRecord(slot.consumed, d.stream));
-  slot.device_result = d.keep_device_results
-                           ? d.device_results.copy(d.disparity.data(), width, height, d.stream)
-                           : nullptr;
-  slot.device_views = d.keep_device_results && slot.has_views
-                          ? d.device_views_pool.copy(d.rectification.colour_left(),
-                                                     d.rectification.colour_right(), width,
-                                                     height, d.stream)
-                          : nullptr;
-  {
-    ScopedStage s(slot.events, "download");
-    SV_CUDA_CHECK(cudaMemcpyAsync(slot.result.data(), d.disparity.data(), pixels * sizeof(int16_t),
-                                  cudaMemcpyDeviceToHost, d.stream));
-    if (slot.has_confidence) {
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.confidence_result.data(), d.confidence.data(),
-                                    pixels * sizeof(float), cudaMemcpyDeviceToHost, d.stream));
-    }
-    if (slot.has_views) {
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data(), d.rectification.colour_left(),
-                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, d.stream));
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data() + pixels, d.rectification.colour_right(),
-                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, d.stream));
-    }
-  }
-  SV_CUDA_CHECK(cudaEventRecord(slot.finished, d.stream));
-  slot.width = width;
-  slot.height = height;
-  slot.in_flight = true;
-  d.next_slot ^= 1;
-}
-
-void CudaEngine::set_keep_device_results(bool keep) { impl_->keep_device_results = keep; }
-
-bool CudaEngine::set_rectification(std::shared_ptr<const RectificationMaps> maps) {
-  impl_->rectification.set(std::move(maps), impl_->stream);
-  return true;
 }
 
 bool CudaEngine::supports(const StereoParams& params) const {
@@ -639,35 +453,381 @@ bool CudaEngine::supports(const StereoParams& params) const {
   return find_algorithm(params.algorithm) != nullptr;
 }
 
-DisparityResult CudaEngine::collect() {
-  Impl& d = *impl_;
-  FrameSlot& slot = d.slots[d.oldest_slot];
-  if (!slot.in_flight) throw RuntimeError("CudaEngine: collect() without a submitted frame");
-  SV_CUDA_CHECK(cudaEventSynchronize(slot.finished));
-  slot.in_flight = false;
-  d.oldest_slot ^= 1;
+void CudaEngine::Impl::require_acceptable(const FrameRequest& request) const {
+  const StereoParams& params = request.params;
+  const PairView& pair = request.pair;
+  require_valid(params);
+  if (find_algorithm(params.algorithm) == nullptr) {
+    throw InputError(params.algorithm +
+                     " is not available on the CUDA engine yet (use --engine cpu or auto)");
+  }
+  if (pair.left == nullptr || pair.right == nullptr || pair.width <= 0 || pair.height <= 0) {
+    throw InputError("empty input image");
+  }
+  if (pair.memory == MemorySpace::Host &&
+      (pair.width != pair.right_width || pair.height != pair.right_height)) {
+    throw InputError("left and right images differ in size: " + std::to_string(pair.width) +
+                     "x" + std::to_string(pair.height) + " vs " +
+                     std::to_string(pair.right_width) + "x" + std::to_string(pair.right_height));
+  }
+  switch (pair.format) {
+    case PixelFormat::Gray8:
+    case PixelFormat::Rgb8: require_missing_value_fits(params, 255); break;
+    case PixelFormat::Gray16: require_high_bit_depth_support(params); break;
+    case PixelFormat::GrayFloat:
+      require_float_input_support(params);
+      // The 8-bit view's range is the whole pair's: the host computes it from host planes.
+      if (pair.memory == MemorySpace::Device) {
+        throw InputError("float pairs are taken from host memory only (their 8-bit view's range "
+                         "is found on the host)");
+      }
+      break;
+  }
+  pyramid_sizes(pair.width, pair.height, params.pyramid_levels);
+  if (request.rectification) {
+    const RectificationMaps& maps = *request.rectification;
+    for (const ImageF32* plane : {&maps.left_y, &maps.right_x, &maps.right_y}) {
+      if (maps.left_x.empty() || !plane->same_size(maps.left_x)) {
+        throw InputError("rectification maps must be four non-empty planes of one size");
+      }
+    }
+    if (request.rectification->width() != pair.width ||
+        request.rectification->height() != pair.height) {
+      throw InputError("the rectification maps are " +
+                       std::to_string(request.rectification->width()) + "x" +
+                       std::to_string(request.rectification->height()) + " but the pair is " +
+                       std::to_string(pair.width) + "x" + std::to_string(pair.height));
+    }
+  }
+}
 
-  DisparityResult result;
-  result.timings = slot.events.collect();
-  result.disparity_fixed = ImageI16(slot.width, slot.height);
-  std::memcpy(result.disparity_fixed.data(), slot.result.data(),
-              result.disparity_fixed.size() * sizeof(int16_t));
-  result.disparity = fixed_to_float_disparity(result.disparity_fixed);
-  result.device = std::move(slot.device_result);
-  result.device_views = std::move(slot.device_views);
+FrameSlot* CudaEngine::Impl::free_slot() {
+  for (FrameSlot& slot : slots) {
+    if (!slot.in_flight) return &slot;
+  }
+  // Both busy: the older one is finished into a host result that collect() returns in its turn.
+  for (PendingFrame& frame : pending) {
+    if (frame.slot < 0) continue;
+    FrameSlot& slot = slots[frame.slot];
+    auto result = std::make_unique<DisparityResult>();
+    frame.slot = -1;
+    try {
+      finish(slot, *result);
+      frame.done = std::move(result);
+    } catch (...) {
+      frame.error = std::current_exception();
+    }
+    return &slot;
+  }
+  throw RuntimeError("CudaEngine: no slot is free and none is in flight");
+}
+
+void CudaEngine::submit(const FrameRequest& request) {
+  Impl& d = *impl_;
+  PendingFrame frame;
+  try {
+    d.require_acceptable(request);
+    FrameSlot& slot = *d.free_slot();
+    d.launch(request, slot);
+    frame.slot = static_cast<int>(&slot - d.slots);
+  } catch (const InputError&) {
+    frame.error = std::current_exception();
+  }
+  d.pending.push_back(std::move(frame));
+}
+
+void CudaEngine::collect(DisparityResult& result) {
+  Impl& d = *impl_;
+  if (d.pending.empty()) throw RuntimeError("CudaEngine: collect() without a submitted frame");
+  PendingFrame frame = std::move(d.pending.front());
+  d.pending.pop_front();
+  if (frame.error) std::rethrow_exception(frame.error);
+  if (frame.done) {
+    result = std::move(*frame.done);
+    return;
+  }
+  d.finish(d.slots[frame.slot], result);
+}
+
+void CudaEngine::Impl::prepare_input(const FrameRequest& request, const void* left,
+                                     const void* right, const FloatViewRange* range,
+                                     StageEvents& frame_events) {
+  const StereoParams& params = request.params;
+  const int width = request.pair.width, height = request.pair.height;
+  const size_t pixels = static_cast<size_t>(width) * height;
+  events = &frame_events;
+  level0_colour_left = nullptr;
+  input16_left = input16_right = nullptr;
+  inputf_left = inputf_right = nullptr;
+  // Float pairs are rectified on the host (range); the others by the GPU remap when asked.
+  const bool rectify = request.rectification && request.pair.format != PixelFormat::GrayFloat;
+  if (rectify) rectification.set(request.rectification, stream);
+  switch (request.pair.format) {
+    case PixelFormat::Rgb8: {
+      const Rgb8* colour_left = static_cast<const Rgb8*>(left);
+      const Rgb8* colour_right = static_cast<const Rgb8*>(right);
+      if (rectify) {
+        ScopedStage s(frame_events, "rectify");
+        rectification.rectify(colour_left, colour_right, stream);
+        level0_left = rectification.gray_left();
+        level0_right = rectification.gray_right();
+        if (uses_colour_weights(params)) level0_colour_left = rectification.colour_left();
+      } else {
+        view_left.reserve(pixels);
+        view_right.reserve(pixels);
+        ScopedStage s(frame_events, "gray");
+        colour_to_gray(colour_left, pixels, view_left.data(), stream);
+        colour_to_gray(colour_right, pixels, view_right.data(), stream);
+        level0_left = view_left.data();
+        level0_right = view_right.data();
+        if (uses_colour_weights(params)) level0_colour_left = colour_left;
+      }
+      return;
+    }
+    case PixelFormat::GrayFloat: {
+      // cudaMalloc aligns far beyond 4 bytes, so the slot's bytes can be read as floats.
+      inputf_left = static_cast<const float*>(left);
+      inputf_right = static_cast<const float*>(right);
+      float_missing = float_missing_value(params);
+      float_range = *range;
+      view_left.reserve(pixels);
+      view_right.reserve(pixels);
+      ScopedStage s(frame_events, "8-bit view");
+      eight_bit_view(inputf_left, width, height, range->lo, range->scale, view_left.data(), stream);
+      eight_bit_view(inputf_right, width, height, range->lo, range->scale, view_right.data(), stream);
+      level0_left = view_left.data();
+      level0_right = view_right.data();
+      return;
+    }
+    case PixelFormat::Gray16: {
+      input16_left = static_cast<const uint16_t*>(left);
+      input16_right = static_cast<const uint16_t*>(right);
+      if (rectify) {
+        ScopedStage s(frame_events, "rectify");
+        rectification.rectify(input16_left, input16_right, stream);
+        input16_left = rectification.left16();
+        input16_right = rectification.right16();
+      }
+      view_left.reserve(pixels);
+      view_right.reserve(pixels);
+      ScopedStage s(frame_events, "8-bit view");
+      eight_bit_view(input16_left, width, height, view_left.data(), stream);
+      eight_bit_view(input16_right, width, height, view_right.data(), stream);
+      level0_left = view_left.data();
+      level0_right = view_right.data();
+      return;
+    }
+    case PixelFormat::Gray8: {
+      level0_left = static_cast<const uint8_t*>(left);
+      level0_right = static_cast<const uint8_t*>(right);
+      if (rectify) {
+        ScopedStage s(frame_events, "rectify");
+        rectification.rectify(level0_left, level0_right, stream);
+        level0_left = rectification.gray_left();
+        level0_right = rectification.gray_right();
+      }
+      return;
+    }
+  }
+}
+
+void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
+  const StereoParams& params = request.params;
+  const int width = request.pair.width, height = request.pair.height;
+  const size_t pixels = static_cast<size_t>(width) * height;
+  const ResultParts& want = request.want;
+  const bool device_input = request.pair.memory == MemorySpace::Device;
+  const bool rectifies_colour = request.rectification && request.pair.format == PixelFormat::Rgb8;
+
+  // Float pairs: the 8-bit view's range is the (rectified) pair's, found on the host.
+  const void* host_left = request.pair.left;
+  const void* host_right = request.pair.right;
+  ImageF32 rectified_left, rectified_right;
+  FloatViewRange range;
+  if (request.pair.format == PixelFormat::GrayFloat) {
+    ImageF32 raw_left(width, height), raw_right(width, height);
+    std::memcpy(raw_left.data(), host_left, pixels * sizeof(float));
+    std::memcpy(raw_right.data(), host_right, pixels * sizeof(float));
+    if (request.rectification) rectify_pair(*request.rectification, raw_left, raw_right);
+    range = float_view_range(raw_left, raw_right, params);
+    rectified_left = std::move(raw_left);
+    rectified_right = std::move(raw_right);
+    host_left = rectified_left.data();
+    host_right = rectified_right.data();
+  }
+
+  slot.events.begin_frame();
+  const void* left = request.pair.left;
+  const void* right = request.pair.right;
+  if (!device_input) {
+    const size_t bytes = pixels * request.pair.bytes_per_pixel();
+    slot.left.reserve(bytes);
+    slot.right.reserve(bytes);
+    slot.staging.reserve(2 * bytes);
+    // The staging is free once this slot's previous upload has completed; each view is sent as
+    // soon as it is staged, so the copy of the right view overlaps the upload of the left.
+    SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
+    SV_CUDA_CHECK(cudaStreamWaitEvent(upload_stream, slot.consumed, 0));
+    slot.events.begin("upload", upload_stream);
+    parallel_copy(slot.staging.data(), host_left, bytes);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), bytes,
+                                  cudaMemcpyHostToDevice, upload_stream));
+    parallel_copy(slot.staging.data() + bytes, host_right, bytes);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + bytes, bytes,
+                                  cudaMemcpyHostToDevice, upload_stream));
+    slot.events.end(upload_stream);
+    SV_CUDA_CHECK(cudaEventRecord(slot.uploaded, upload_stream));
+    SV_CUDA_CHECK(cudaStreamWaitEvent(stream, slot.uploaded, 0));
+    left = slot.left.data();
+    right = slot.right.data();
+  }
+  prepare_input(request, left, right, &range, slot.events);
+  run_pipeline(params, width, height);
+  SV_CUDA_CHECK(cudaEventRecord(slot.consumed, stream));
+
+  // The results this frame returns, copied out of the pipeline's buffers so the next frame can
+  // start at once; the slot's previous download is long complete (it was collected).
+  slot.has_fixed = want.fixed;
+  slot.has_float = want.floating;
+  slot.has_confidence = want.confidence && wants_confidence(params);
+  slot.has_views = want.rectified_views && rectifies_colour;
+  {
+    ScopedStage s(slot.events, "results");
+    if (slot.has_fixed) {
+      slot.out_fixed.reserve(pixels);
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.out_fixed.data(), disparity.data(),
+                                    pixels * sizeof(int16_t), cudaMemcpyDeviceToDevice, stream));
+    }
+    if (slot.has_float) {
+      slot.out_float.reserve(pixels);
+      fixed_to_float_disparity(disparity.data(), pixels, slot.out_float.data(), stream);
+    }
+    if (slot.has_confidence) {
+      slot.out_confidence.reserve(pixels);
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.out_confidence.data(), confidence.data(),
+                                    pixels * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+    }
+    if (slot.has_views) {
+      slot.views.reserve(2 * pixels);
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data(), rectification.colour_left(),
+                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, stream));
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data() + pixels, rectification.colour_right(),
+                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, stream));
+    }
+  }
+  slot.device_result =
+      want.device ? device_results.copy(disparity.data(), width, height, stream) : nullptr;
+  slot.device_views = want.device && rectifies_colour
+                          ? device_views_pool.copy(rectification.colour_left(),
+                                                   rectification.colour_right(), width, height,
+                                                   stream)
+                          : nullptr;
+  SV_CUDA_CHECK(cudaEventRecord(slot.computed, stream));
+
+  SV_CUDA_CHECK(cudaStreamWaitEvent(download_stream, slot.computed, 0));
+  slot.events.begin("download", download_stream);
+  if (slot.has_fixed) {
+    slot.result.reserve(pixels);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.result.data(), slot.out_fixed.data(),
+                                  pixels * sizeof(int16_t), cudaMemcpyDeviceToHost, download_stream));
+  }
+  if (slot.has_float) {
+    slot.float_result.reserve(pixels);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.float_result.data(), slot.out_float.data(),
+                                  pixels * sizeof(float), cudaMemcpyDeviceToHost, download_stream));
+  }
   if (slot.has_confidence) {
-    result.confidence = ImageF32(slot.width, slot.height);
-    std::memcpy(result.confidence.data(), slot.confidence_result.data(),
-                result.confidence.size() * sizeof(float));
+    slot.confidence_result.reserve(pixels);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.confidence_result.data(), slot.out_confidence.data(),
+                                  pixels * sizeof(float), cudaMemcpyDeviceToHost, download_stream));
+  }
+  slot.events.end(download_stream);
+  SV_CUDA_CHECK(cudaEventRecord(slot.finished, download_stream));
+  slot.width = width;
+  slot.height = height;
+  slot.in_flight = true;
+}
+
+namespace {
+
+// Copies a pinned plane into `image`, reusing its pixels when the size fits.
+template <typename T>
+void copy_plane(const T* pinned, int width, int height, Image<T>& image) {
+  if (!image.same_size(width, height)) image = Image<T>(width, height);
+  parallel_copy(image.data(), pinned, image.size() * sizeof(T));
+}
+
+}  // namespace
+
+void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
+  slot.in_flight = false;
+  SV_CUDA_CHECK(cudaEventSynchronize(slot.finished));
+  result.timings = slot.events.collect();
+  result.width = slot.width;
+  result.height = slot.height;
+  if (slot.has_fixed) {
+    copy_plane(slot.result.data(), slot.width, slot.height, result.disparity_fixed);
+  } else {
+    result.disparity_fixed = ImageI16();
+  }
+  if (slot.has_float) {
+    copy_plane(slot.float_result.data(), slot.width, slot.height, result.disparity);
+  } else {
+    result.disparity = ImageF32();
+  }
+  if (slot.has_confidence) {
+    copy_plane(slot.confidence_result.data(), slot.width, slot.height, result.confidence);
+  } else {
+    result.confidence = ImageF32();
   }
   if (slot.has_views) {
     const size_t pixels = static_cast<size_t>(slot.width) * slot.height;
-    result.rectified_left = ImageRgb8(slot.width, slot.height);
-    result.rectified_right = ImageRgb8(slot.width, slot.height);
-    std::memcpy(result.rectified_left.data(), slot.views.data(), pixels * sizeof(Rgb8));
-    std::memcpy(result.rectified_right.data(), slot.views.data() + pixels, pixels * sizeof(Rgb8));
+    copy_plane(slot.views.data(), slot.width, slot.height, result.rectified_left);
+    copy_plane(slot.views.data() + pixels, slot.width, slot.height, result.rectified_right);
+  } else {
+    result.rectified_left = ImageRgb8();
+    result.rectified_right = ImageRgb8();
   }
-  return result;
+  result.device = std::move(slot.device_result);
+  result.device_views = std::move(slot.device_views);
+}
+
+void CudaEngine::compute_on_device(const PairView& pair, const StereoParams& params,
+                                   int16_t* disparity_fixed, float* disparity,
+                                   cudaStream_t caller_stream) {
+  Impl& d = *impl_;
+  if (pair.memory != MemorySpace::Device) {
+    throw InputError("compute_on_device takes a pair in device memory (PairView::memory)");
+  }
+  if (disparity_fixed == nullptr) throw InputError("compute_on_device needs an output buffer");
+  FrameRequest request;
+  request.pair = pair;
+  request.params = params;
+  d.require_acceptable(request);
+  if (d.device_call_ready == nullptr) {
+    SV_CUDA_CHECK(cudaEventCreateWithFlags(&d.device_call_ready, cudaEventDisableTiming));
+    SV_CUDA_CHECK(cudaEventCreateWithFlags(&d.device_call_done, cudaEventDisableTiming));
+  }
+  SV_CUDA_CHECK(cudaEventRecord(d.device_call_ready, caller_stream));
+  SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, d.device_call_ready, 0));
+  d.device_call_events.begin_frame();
+  d.prepare_input(request, pair.left, pair.right, nullptr, d.device_call_events);
+  d.run_pipeline(params, pair.width, pair.height);
+  const size_t pixels = static_cast<size_t>(pair.width) * pair.height;
+  {
+    ScopedStage s(d.device_call_events, "results");
+    SV_CUDA_CHECK(cudaMemcpyAsync(disparity_fixed, d.disparity.data(), pixels * sizeof(int16_t),
+                                  cudaMemcpyDeviceToDevice, d.stream));
+    if (disparity != nullptr) fixed_to_float_disparity(d.disparity.data(), pixels, disparity, d.stream);
+  }
+  SV_CUDA_CHECK(cudaEventRecord(d.device_call_done, d.stream));
+  SV_CUDA_CHECK(cudaStreamWaitEvent(caller_stream, d.device_call_done, 0));
+}
+
+StageTimings CudaEngine::last_device_call_timings() const {
+  if (impl_->device_call_done == nullptr) return {};
+  SV_CUDA_CHECK(cudaEventSynchronize(impl_->device_call_done));
+  return impl_->device_call_events.collect();
 }
 
 // The coarse levels of both views, as run_pipeline in src/core/cpu_engine.cpp: 8-bit input is
@@ -788,6 +948,22 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
     counts.reserve(full_pixels);
     remove_speckles(disparity.data(), width, height, params.speckle_size, params.speckle_range,
                     labels.data(), counts.data(), stream);
+  }
+  // Before the fill, as the CPU engine. Frames run in submission order on this one stream, so
+  // the state is always the previous frame's.
+  if (params.temporal_filter) {
+    ScopedStage s(*events, "temporal");
+    const bool fresh = temporal_width != width || temporal_height != height ||
+                       !same_matching(temporal_params, params);
+    temporal_params = params;
+    temporal_previous.reserve(full_pixels);
+    temporal_age.reserve(full_pixels);
+    temporal_filter(disparity.data(), temporal_previous.data(), temporal_age.data(), width,
+                    height, fresh, temporal_filter_settings(params), stream);
+    temporal_width = width;
+    temporal_height = height;
+  } else {
+    temporal_width = temporal_height = 0;
   }
   if (params.fill_holes) {
     ScopedStage s(*events, "fill");

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <memory>
 
 #include "src/core/high_bit_depth.h"
@@ -10,67 +12,52 @@ namespace sv::cuda {
 // The CUDA engine: the CPU reference engine's pipeline on one CUDA stream, stage for stage, with
 // every buffer allocated once per image size and parameter set and reused. Results equal the CPU
 // engine's bit for bit (disparity_fixed).
-// The constructor throws CudaError when no device can be used; compute() throws CudaError on a
-// CUDA failure and InputError on bad input, like the CPU engine.
+// Frames go through two slots: while one computes, the next pair is uploaded (on an upload
+// stream) and the previous result downloaded (on a download stream), each from pinned staging
+// allocated once. Only the parts a request asks for are converted (fixed point to float on the
+// GPU) and downloaded. The constructor throws CudaError when no device can be used.
 class CudaEngine : public StereoEngine {
  public:
   CudaEngine();
   ~CudaEngine() override;
   std::string name() const override { return "cuda"; }
-  // submit() then collect(): the synchronous form.
-  DisparityResult compute(const ImageU8& left, const ImageU8& right,
-                          const StereoParams& params) override;
 
-  // Asynchronous form for a frame loop: submit() queues a pair and returns at once (it only waits
-  // when this slot's previous upload has not finished); collect() waits for the oldest submitted
-  // frame and returns it with its stage timings. At most two frames are in flight, so the upload
-  // of the next pair overlaps the computation of the current one.
-  void submit(const ImageU8& left, const ImageU8& right, const StereoParams& params);
-  // Colour input: ESAW / ESMP with colour weights (uses_colour_weights) weigh with the left
-  // colour image on the input level; everything else matches the gray views (to_gray). Results
-  // equal CpuEngine::compute(ImageRgb8, ...).
-  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
-                          const StereoParams& params) override;
-  void submit(const ImageRgb8& left, const ImageRgb8& right, const StereoParams& params);
-  // 16-bit input (high_bit_depth.h): the census reads the 16-bit values on the GPU, the rest of
-  // the pipeline their 8-bit views; results equal CpuEngine::compute(ImageU16, ...) bit for bit.
-  DisparityResult compute(const ImageU16& left, const ImageU16& right,
-                          const StereoParams& params) override;
-  void submit(const ImageU16& left, const ImageU16& right, const StereoParams& params);
+  // StereoEngine's asynchronous interface. submit() returns once the pair is in staging (host
+  // planes) and the frame is queued on the GPU; with both slots busy it first finishes the older
+  // one into a host result that collect() hands back in its turn. Colour pairs: ESAW / ESMP with
+  // colour weights weigh with the left colour image, everything else matches the gray (to_gray
+  // on the GPU). 16-bit and float pairs: the census reads the full values (high_bit_depth.h).
+  void submit(const FrameRequest& request) override;
+  void collect(DisparityResult& result) override;
+  using StereoEngine::collect;
+  int frames_in_flight() const override;
+
   bool supports_high_bit_depth(const StereoParams& params) const override;
-  // Float input (high_bit_depth.h): the census reads the float values on the GPU (NaN missing),
-  // the rest the pair's range view; results equal CpuEngine::compute(ImageF32, ...) bit for bit.
-  DisparityResult compute(const ImageF32& left, const ImageF32& right,
-                          const StereoParams& params) override;
-  void submit(const ImageF32& left, const ImageF32& right, const StereoParams& params);
   bool supports_float_input(const StereoParams& params) const override;
-  // With `keep`, every later result also carries its disparity on the GPU
-  // (DisparityResult::device, a cuda::DeviceDisparity) for CUDA-GL interop, and a colour pair
-  // rectified here its views (DisparityResult::device_views, a cuda::DeviceViews).
-  void set_keep_device_results(bool keep) override;
-  // The GPU remap (StereoEngine::set_rectification; cuda/remap.h): raw pairs of the maps' size
-  // in, rectified on the stream before matching; colour pairs come back with their rectified
-  // views. Float pairs are rectified on the host: their 8-bit view's range is the rectified
-  // pair's, which the host needs before the upload.
-  bool set_rectification(std::shared_ptr<const RectificationMaps> maps) override;
+  // The GPU remap (cuda/remap.h) for a request's rectification, bit for bit as remap_bilinear on
+  // the host; colour pairs come back with their rectified views. Float pairs are rectified on
+  // the host: their 8-bit view's range is the rectified pair's, which the host needs first.
+  bool can_rectify() const override { return true; }
+  bool accepts_device_input() const override { return true; }
   // Every registered algorithm.
   bool supports(const StereoParams& params) const override;
   // Device and host memory of a frame (frame_memory.h); the time is not estimated (fast).
   FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
   // cudaMemGetInfo's free memory of the current device; nullopt when the driver does not say.
   std::optional<uint64_t> free_device_bytes() const override;
-  DisparityResult collect();
-  int frames_in_flight() const;
+
+  // For programs whose images are already on the GPU (as libSGM's execute): a device pair
+  // (pair.memory == Device, any format but colour rectification) in, the 1/16 px fixed-point
+  // disparity written to `disparity_fixed` (device memory, width * height), and the float
+  // disparity to `disparity` when not null, all ordered after the work already queued on
+  // `stream` and before what the caller queues there next. Returns without waiting for the GPU.
+  // Throws InputError for bad input and CudaError on a CUDA failure.
+  void compute_on_device(const PairView& pair, const StereoParams& params,
+                         int16_t* disparity_fixed, float* disparity, cudaStream_t stream);
+  // The stage timings of the last compute_on_device (waits for it).
+  StageTimings last_device_call_timings() const;
 
  private:
-  // Every submit(), after its checks: gray planes of 1, 2 or 4 (float) bytes per pixel, or 3: a
-  // raw colour pair that the GPU rectifies (set_rectification) and matches by its gray; with
-  // colour weights the left colour image that guides them, and for float the pair's view range.
-  void submit_planes(const void* left, const void* right, int width, int height,
-                     int bytes_per_pixel, const StereoParams& params,
-                     const Rgb8* colour_left = nullptr,
-                     const FloatViewRange* float_range = nullptr);
-
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -89,6 +89,7 @@ FrameCost cuda_frame_cost(int width, int height, const StereoParams& params) {
   fixed += 3 * full * sizeof(int16_t) + 2 * full;
   if (wants_confidence(params)) fixed += full * (8 + 2 * sizeof(float));
   if (params.speckle_size > 0) fixed += 2 * full * sizeof(int32_t);
+  if (params.temporal_filter) fixed += full * (sizeof(int16_t) + 1);  // previous output, age
   // Two frame slots: both input planes (up to float) and the left colour guide.
   fixed += 2 * full * (2 * sizeof(float) + 3);
 

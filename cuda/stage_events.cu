@@ -30,6 +30,11 @@ StageTimings StageEvents::collect() const {
     SV_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[2 * i], events_[2 * i + 1]));
     timings.add(names_[i], ms);
   }
+  if (!names_.empty()) {
+    float span = 0.0f;
+    SV_CUDA_CHECK(cudaEventElapsedTime(&span, events_[0], events_[used_ - 1]));
+    timings.device_span_ms = span;
+  }
   return timings;
 }
 

@@ -26,7 +26,9 @@ class StageEvents {
   void begin(const std::string& stage, cudaStream_t stream);
   void end() { end(stream_); }
   void end(cudaStream_t stream);
-  StageTimings collect() const;         // only after the stream has finished the frame
+  // Only after the streams have finished the frame; the span runs from the first stage's start
+  // to the last stage's end (the last recorded must be the last to run).
+  StageTimings collect() const;
 
  private:
   cudaStream_t stream_;

@@ -17,6 +17,7 @@
 #include "src/core/colorize.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/stereo_params.h"
+#include "src/core/temporal_filter_math.h"
 #include "src/core/winner_takes_all.h"
 
 namespace sv::cuda {
@@ -143,10 +144,21 @@ void median_filter(const int16_t* in, int16_t* out, int width, int height, int s
                    cudaStream_t stream);
 void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t stream);
 
+// temporal_filter.cu — temporal_filter.cpp. `previous` and `age` (width * height each) are the
+// filter's state, updated in place; `fresh` treats them as empty (no history) without reading.
+void temporal_filter(int16_t* disparity_fixed, int16_t* previous, uint8_t* age, int width,
+                     int height, bool fresh, const TemporalFilterSettings& settings,
+                     cudaStream_t stream);
+
 // speckle_filter.cu — speckle_filter.cpp. `labels` and `counts` are scratch of width * height
 // int32 each.
 void remove_speckles(int16_t* disparity_fixed, int width, int height, int max_region_size,
                      int max_difference, int32_t* labels, int32_t* counts, cudaStream_t stream);
+
+// format_conversion.cu — image.h's to_gray of a colour plane, and disparity.h's
+// fixed_to_float_disparity, bit for bit.
+void colour_to_gray(const Rgb8* colour, size_t pixels, uint8_t* gray, cudaStream_t stream);
+void fixed_to_float_disparity(const int16_t* fixed, size_t pixels, float* out, cudaStream_t stream);
 
 // colorize.cu — colorize.cpp: RGBA8 (alpha 255) from fixed-point disparities; `inverse_range`
 // from sv::colorize_inverse_range(min, max).

@@ -42,6 +42,16 @@ done
 "$build/src/app/stereoview" bench --engine cuda --algorithms ${BENCH_OTHER:-rank-sgm,esaw,esmp} \
   --sizes 640x480,1920x1080 --disparity-counts 64,128 --runs ${BENCH_RUNS:-50} --warmup 3 \
   | tee "$out/bench_other.txt"
+# The frame as a program gets it (issue 18): host to host, streamed and alone, and the public
+# device call; the headless CLI's host time per frame at full HD.
+"$build/src/app/stereoview" bench --host-to-host --engine cuda --algorithms census-sgm \
+  --sizes ${STREAM_SIZES:-640x480,1280x720,1920x1080,3840x2160} --disparity-counts 128 \
+  --runs ${BENCH_RUNS:-50} --warmup 5 | tee "$out/bench_host_to_host.txt"
+"$build/src/app/stereoview" bench --device --algorithms census-sgm \
+  --sizes ${STREAM_SIZES:-640x480,1280x720,1920x1080,3840x2160} --disparity-counts 128 \
+  --runs ${BENCH_RUNS:-50} --warmup 5 | tee "$out/bench_device.txt"
+"$build/src/app/stereoview" --headless --engine cuda --size 1920x1080 --frames 60 \
+  >"$out/headless_1080p.txt" 2>&1
 
 echo
 echo "== summary: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), commit ${STEREOVIEW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
@@ -49,3 +59,8 @@ printf '%s\n' "${status[@]}"
 grep -E "^census-sgm +(640x480 +128|1920x1080 +128|1920x1080 +256) " "$out/bench_sgm.txt"
 grep -E "^bm-sad +1920x1080 +128 " "$out/bench_bm.txt"
 grep -E "^(rank-sgm|esaw|esmp) +(640x480|1920x1080) +128 " "$out/bench_other.txt"
+echo "host to host (device ms, fps, ms/frame, latency ms, host ms):"
+grep -E "^census-sgm " "$out/bench_host_to_host.txt"
+echo "device call:"
+grep -E "^census-sgm " "$out/bench_device.txt"
+grep -E "^host time" "$out/headless_1080p.txt"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package stereoview needs. Idempotent: quiet when all are present.
 # CUDA is not a Debian package here; the build finds it in /usr/local/cuda when installed.
+# --package-check adds what scripts/package_check.sh needs (debootstrap) and nothing else does.
 set -euo pipefail
 
 packages=(
@@ -11,7 +12,9 @@ packages=(
   libglfw3-dev libgl-dev libegl-dev python3-glad libimgui-dev libstb-dev
   libuvc-dev
   xvfb xauth
+  groff-base
 )
+[ "${1:-}" = --package-check ] && packages+=(debootstrap)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -14,23 +14,6 @@ ImU32 to_imgui(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
 
 }  // namespace
 
-DisparityRange display_range(const ColorRange& range, const StereoParams& params,
-                             const ImageF32& disparity) {
-  const DisparityRange search{static_cast<float>(params.min_disparity),
-                              static_cast<float>(params.min_disparity + params.num_disparities - 1)};
-  if (range.mode == ColorRangeMode::Fixed) return {range.fixed_min, range.fixed_max};
-  if (range.mode == ColorRangeMode::SearchRange) return search;
-  bool any = false;
-  DisparityRange found{0.0f, 0.0f};
-  for (float d : disparity.pixels()) {
-    if (!is_valid_disparity(d)) continue;
-    found.lo = any ? std::min(found.lo, d) : d;
-    found.hi = any ? std::max(found.hi, d) : d;
-    any = true;
-  }
-  return any ? found : search;
-}
-
 std::vector<float> nice_ticks(float lo, float hi, int count) {
   std::vector<float> ticks;
   if (!(hi > lo) || count < 1) {

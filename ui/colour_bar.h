@@ -4,22 +4,12 @@
 
 #include "src/core/image.h"
 #include "src/core/stereo_params.h"
+#include "ui/colour_range_tracker.h"
 #include "ui/view_layout.h"
 #include "ui/viewer_settings.h"
 
 namespace sv {
 
-struct DisparityRange {
-  float lo = 0.0f;
-  float hi = 1.0f;
-};
-
-// The disparities mapped onto the colormap's ends. Search range: [min-disparity,
-// min-disparity + disparities - 1], what the engine can return, so colours stay put while a
-// scene moves. Auto: the frame's valid minimum and maximum (the search range when none is
-// valid). Fixed: what the user typed.
-DisparityRange display_range(const ColorRange& range, const StereoParams& params,
-                             const ImageF32& disparity);
 
 // About `count` evenly spaced round values (1, 2 or 5 times a power of ten) within [lo, hi].
 std::vector<float> nice_ticks(float lo, float hi, int count);

@@ -11,6 +11,8 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
+#include "ui/histogram_widget.h"
+#include "ui/region_probe.h"
 #include "ui/source_panel.h"
 
 namespace sv {
@@ -124,7 +126,7 @@ void parameters_section(ViewerState& state) {
   }
 }
 
-void display_section(ViewerState& state) {
+void display_section(ViewerState& state, const ViewerStatus& status) {
   if (!ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ViewerSettings& s = state.settings;
   ImGui::TextUnformatted("layout");
@@ -147,11 +149,23 @@ void display_section(ViewerState& state) {
     s.colormap = static_cast<Colormap>(map);
   }
   int mode = static_cast<int>(s.range.mode);
-  if (ImGui::Combo("range", &mode, "search range\0auto (frame min..max)\0fixed\0")) {
+  if (ImGui::Combo("range", &mode,
+                   "search range\0auto (frame min..max)\0fixed\0auto, smoothed (1..99 %)\0")) {
     s.range.mode = static_cast<ColorRangeMode>(mode);
   }
   help_tooltip("Disparities at the colormap's ends: the engine's search range, the frame's own "
-               "minimum and maximum, or the values below.");
+               "minimum and maximum, the values below (or dragged on the histogram), or the "
+               "frame's 1st to 99th percentile followed smoothly over time, so colours do not "
+               "jump from frame to frame.");
+  if (status.histogram) {
+    if (draw_histogram(*status.histogram, status.colour_range, s.colormap, s.range) &&
+        s.range.mode == ColorRangeMode::Fixed) {
+      char line[96];
+      std::snprintf(line, sizeof line, "colour range %.2f .. %.2f px (dragged on the histogram)",
+                    s.range.fixed_min, s.range.fixed_max);
+      state.add_log(line);
+    }
+  }
   if (s.range.mode == ColorRangeMode::Fixed) {
     ImGui::DragFloatRange2("min / max", &s.range.fixed_min, &s.range.fixed_max, 0.25f, -256.0f,
                            512.0f, "%.1f px");
@@ -182,6 +196,24 @@ void display_section(ViewerState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Fit")) state.transform = ViewTransform{};
   help_tooltip("Mouse wheel zooms about the cursor, drag pans, double click fits.");
+}
+
+void region_section(ViewerState& state, const ViewerStatus& status) {
+  if (!ImGui::CollapsingHeader("Region", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!status.region) {
+    ImGui::TextWrapped("Drag with the right mouse button on any view for the statistics of a "
+                       "rectangle.");
+    return;
+  }
+  for (const std::string& line : region_statistics_lines(*status.region)) {
+    ImGui::TextWrapped("%s", line.c_str());
+  }
+  if (status.region->has_truth) {
+    ImGui::TextDisabled("ground truth: the synthetic scene");
+  } else {
+    ImGui::TextDisabled("no ground truth for this source");
+  }
+  if (ImGui::Button("Clear region")) state.settings.region = RegionRect{};
 }
 
 void run_section(ViewerState& state, const ViewerStatus& status) {
@@ -341,8 +373,10 @@ void draw_control_panel(ViewerState& state, const ViewerStatus& status, const Re
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
     draw_source_section(state, status);
     engine_section(state, status);
+    // What is seen (colours, histogram, region) before the long parameter list.
+    display_section(state, status);
+    region_section(state, status);
     parameters_section(state);
-    display_section(state);
     run_section(state, status);
     if (ImGui::CollapsingHeader("Log", ImGuiTreeNodeFlags_DefaultOpen)) {
       for (const std::string& line : state.log) ImGui::TextWrapped("%s", line.c_str());

@@ -16,13 +16,11 @@ FramePipeline::FramePipeline(std::unique_ptr<FrameSource> source, std::optional<
   // One pair in the engine, one waiting: the display is at most a pair behind the source.
   queue_ = std::make_unique<PairQueue>(1, queue_policy_for(*playback));
   capture_ = std::make_unique<CaptureThread>(std::move(playback), *queue_, /*pace=*/false);
+  processing_ = std::make_unique<ProcessingThread>(*queue_, make_engine, engine_kind, params);
   // With CUDA-GL interop the engine keeps each disparity on the GPU for the display.
-  auto factory = [keep_device_results](const std::string& kind, std::ostream& notices) {
-    std::unique_ptr<StereoEngine> engine = make_engine(kind, notices);
-    engine->set_keep_device_results(keep_device_results);
-    return engine;
-  };
-  processing_ = std::make_unique<ProcessingThread>(*queue_, factory, engine_kind, params);
+  ResultParts want;
+  want.device = keep_device_results;
+  processing_->set_result_parts(want);
   capture_->start();
   processing_->start();
 }

@@ -1,11 +1,10 @@
 #include "ui/shader_program.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
 
+#include "src/app/data_files.h"
 #include "src/core/error.h"
 #include "src/core/input_file.h"
 
@@ -15,12 +14,6 @@ namespace {
 // --shader-dir names the folder, so the files are the user's: a FIFO there must not block.
 std::string read_text(const std::string& path) {
   return read_small_file(path, "shader", uint64_t{1} << 20);
-}
-
-std::string executable_dir() {
-  std::error_code error;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? std::string() : exe.parent_path().string();
 }
 
 GLuint compile(GLenum stage, const std::string& path) {
@@ -52,9 +45,7 @@ std::string find_shader_dir(const std::string& override_dir) {
     if (const char* env = std::getenv("STEREOVIEW_SHADER_DIR"); env && *env) {
       candidates.push_back(env);
     }
-    const std::string exe_dir = executable_dir();
-    if (!exe_dir.empty()) candidates.push_back(exe_dir + "/../share/stereoview/shaders");
-    candidates.push_back(STEREOVIEW_SOURCE_SHADER_DIR);
+    for (const std::string& dir : data_dir_candidates("shaders")) candidates.push_back(dir);
   }
   std::string tried;
   for (const std::string& dir : candidates) {

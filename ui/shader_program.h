@@ -7,8 +7,9 @@
 namespace sv {
 
 // The folder the GLSL files are read from, first found of: `override_dir` (--shader-dir), the
-// STEREOVIEW_SHADER_DIR environment variable, ../share/stereoview/shaders beside the executable,
-// and the source tree's shaders/ (compiled in). Throws RuntimeError listing where it looked.
+// STEREOVIEW_SHADER_DIR environment variable, then the shipped files' places (data_files.h: an
+// installed tree's share/stereoview/shaders, then the source tree's shaders/). Throws
+// RuntimeError listing where it looked.
 std::string find_shader_dir(const std::string& override_dir);
 
 // A linked GL program from a vertex and a fragment shader file. Compile and link errors throw

@@ -114,7 +114,8 @@ void choice_fields(ViewerState& state) {
     path_field("calibration", "calib.yaml (optional)", o.calib_path,
                "OpenCV YAML/XML calibration (K1 D1 K2 D2 R T, or R1 R2 P1 P2 Q): rectifies the "
                "input; its Q gives depth. Two files as intrinsics.yml,extrinsics.yml, or their "
-               "folder.");
+               "folder. Also a ROS camera_info pair (left.yaml,right.yaml), a Kalibr camchain, "
+               "an ASL pair (cam0/sensor.yaml,cam1/sensor.yaml) or a ZED .conf.");
     if (!o.calib_path.empty()) {
       float alpha = static_cast<float>(std::max(0.0, o.rectify_alpha));
       if (ImGui::SliderFloat("rectify alpha", &alpha, 0.0f, 1.0f, "%.2f")) o.rectify_alpha = alpha;

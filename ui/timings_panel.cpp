@@ -15,6 +15,16 @@ void draw_rates(const ViewerStatus& status) {
   ImGui::Text("pairs %lld, dropped %llu", static_cast<long long>(status.capture.delivered),
               static_cast<unsigned long long>(status.capture.dropped));
   ImGui::TextWrapped("GPU memory: %s", status.gpu_memory.c_str());
+  if (status.flicker) {
+    ImGui::Text("flicker %.3f px (mean %.3f)", *status.flicker, status.flicker_mean.value_or(0.0));
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Mean absolute change of the disparity from the previous frame, over "
+                        "pixels valid in both; the mean is over the last frames. The temporal "
+                        "filter (parameter 'temporal') lowers it on a still scene.");
+    }
+  } else {
+    ImGui::TextDisabled("flicker: after two frames");
+  }
 }
 
 void draw_frame_plot(const TimingHistory& history) {

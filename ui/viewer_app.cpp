@@ -24,18 +24,21 @@
 #include "src/app/stop_signals.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
+#include "src/core/flicker.h"
 #include "src/core/param_table.h"
 #include "src/io/calibration_writer.h"
 #include "src/io/png_io.h"
 #include "ui/calibrate_window.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
+#include "ui/histogram_widget.h"
 #include "ui/leak_report_support.h"
 #include "ui/frame_layout.h"
 #include "ui/frame_pipeline.h"
 #include "ui/gpu_memory.h"
 #include "src/core/output_folders.h"
 #include "ui/recording_panel.h"
+#include "ui/region_probe.h"
 #include "ui/script_run.h"
 #include "ui/shader_program.h"
 #include "ui/snapshot.h"
@@ -61,6 +64,13 @@ void ViewerState::add_log(const std::string& line) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Frames the flicker's mean spans in the Timings window.
+constexpr size_t kFlickerFrames = 30;
+
+double seconds_now() {
+  return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
 
 // The display is capped at this rate so an idle window (Xvfb has no vsync) leaves the CPU to
 // the engine.
@@ -98,6 +108,12 @@ class ViewerApp {
   void handle_keys();
   void handle_mouse(const FrameLayout& layout);
   void draw_view_overlays(const FrameLayout& layout);
+  void draw_region_outline(const FrameLayout& layout);
+  // A right-button drag on a view sets ViewerSettings::region (image pixels).
+  void select_region(float image_x, float image_y);
+  // The colour range and histogram, the region statistics and the flicker of the frame shown.
+  void update_frame_statistics();
+  void measure_flicker();
   void refresh_confidence_view(size_t shown_views);
   void apply_requests();
   void render_views(const FrameLayout& layout);
@@ -156,6 +172,13 @@ class ViewerApp {
     }
   };
   std::optional<ColourKey> colour_key_;
+  ColourRangeTracker colour_range_;
+  RegionProbe region_;
+  FlickerMeter flicker_meter_;
+  std::deque<double> flicker_history_;  // newest last, at most kFlickerFrames
+  bool selecting_ = false;              // a right-button drag is drawing the region
+  size_t select_cell_ = 0;               // the view it started in
+  float select_from_x_ = 0.0f, select_from_y_ = 0.0f;  // where it started, image pixels
   int64_t confidence_sequence_ = -1;  // the frame whose confidence the texture holds
   int64_t frames_shown_ = 0;
   uint64_t latest_generation_ = 0;
@@ -483,10 +506,11 @@ void ViewerApp::collect_results() {
   textures_->ensure_size(left.width(), left.height());
   show_views(*frame);
   if (calibrate_ui_.open) calibration_.offer(frame->pair.left, frame->pair.right, frame->pair.index);
-  timings_.add(frame->result.timings, frame->processing_ms);
+  timings_.add(with_host_time(frame->result.timings, frame->host_ms), frame->processing_ms);
   frame_ = std::move(frame);
   ++frames_shown_;
   ++pipeline_frames_;
+  measure_flicker();
   refresh_disparity_colours();
   recording_.add_frame(*frame_);
 }
@@ -523,10 +547,35 @@ void ViewerApp::show_views(const ProcessedFrame& frame) {
   }
 }
 
+void ViewerApp::measure_flicker() {
+  const std::optional<double> flicker = flicker_meter_.add(frame_->result.disparity);
+  if (!flicker) {
+    flicker_history_.clear();
+    return;
+  }
+  flicker_history_.push_back(*flicker);
+  while (flicker_history_.size() > kFlickerFrames) flicker_history_.pop_front();
+}
+
+void ViewerApp::update_frame_statistics() {
+  if (!frame_) return;
+  colour_range_.update(state_.settings.range, frame_->params, frame_->result.disparity,
+                       frames_shown_, seconds_now());
+  RegionProbe::TruthFn truth;
+  const SyntheticSceneConfig& scene = state_.scene;
+  if (state_.active_source.kind == SourceKind::Synthetic &&
+      frame_->result.disparity.same_size(scene.width, scene.height)) {
+    const int64_t index = frame_->pair.index;
+    truth = [scene, index] { return SyntheticScene(scene).render(static_cast<int>(index)).ground_truth; };
+  }
+  region_.update(state_.settings.region, frame_->result.disparity, frames_shown_,
+                 state_.settings.calibration, truth, seconds_now());
+}
+
 void ViewerApp::refresh_disparity_colours() {
   if (!frame_) return;
-  const DisparityRange range =
-      display_range(state_.settings.range, frame_->params, frame_->result.disparity);
+  update_frame_statistics();
+  const DisparityRange range = colour_range_.range();
   const ColourKey key{state_.settings.colormap, range, frame_->sequence};
   if (colour_key_ && *colour_key_ == key) return;
   colour_key_ = key;
@@ -558,8 +607,7 @@ void ViewerApp::refresh_disparity_colours() {
 // The shown disparity's colours on the host (snapshots), made on demand after the interop path.
 const ImageRgb8& ViewerApp::colorized() {
   if (colorized_stale_ && frame_) {
-    const DisparityRange range =
-        display_range(state_.settings.range, frame_->params, frame_->result.disparity);
+    const DisparityRange range = colour_range_.range();
     colorized_ = colorize_disparity(frame_->result.disparity, range.lo, range.hi,
                                     state_.settings.colormap, kInvalidColor);
     colorized_stale_ = false;
@@ -685,7 +733,8 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
   const int iw = textures_->width(), ih = textures_->height();
   cursor_ = CursorReadout{};
   if (!ImGui::IsMouseDown(0)) dragging_ = false;
-  if (io.WantCaptureMouse && !dragging_) return;
+  if (!ImGui::IsMouseDown(1)) selecting_ = false;
+  if (io.WantCaptureMouse && !dragging_ && !selecting_) return;
   const float mx = io.MousePos.x, my = io.MousePos.y;
   // A pointer that never moved (parked where the window opened, as under Xvfb) gets no tooltip.
   if (ImGui::IsMousePosValid() && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
@@ -693,7 +742,8 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
   }
   for (size_t i = 0; i < layout.cells.size(); ++i) {
     const Rect& cell = layout.cells[i];
-    if (!cell.contains(mx, my) && !dragging_) continue;
+    // A region drag stays with the view it started in, wherever the pointer goes.
+    if (selecting_ ? i != select_cell_ : !cell.contains(mx, my) && !dragging_) continue;
     if (io.MouseWheel != 0.0f) {
       zoom_about(state_.transform, cell, iw, ih, std::pow(1.15f, io.MouseWheel), mx, my);
     }
@@ -704,6 +754,13 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
     }
     float ix = 0, iy = 0;
     window_to_image(image_rect(cell, iw, ih, state_.transform), iw, ih, mx, my, ix, iy);
+    if (ImGui::IsMouseClicked(1) && frame_) {
+      selecting_ = true;
+      select_cell_ = i;
+      select_from_x_ = std::clamp(ix, 0.0f, static_cast<float>(iw));
+      select_from_y_ = std::clamp(iy, 0.0f, static_cast<float>(ih));
+    }
+    if (selecting_) select_region(ix, iy);
     if (frame_ && ix >= 0 && iy >= 0 && ix < iw && iy < ih &&
         frame_->result.disparity.same_size(iw, ih)) {
       cursor_.inside = true;
@@ -714,6 +771,39 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
       if (confidence.same_size(iw, ih)) cursor_.confidence = confidence.at(cursor_.x, cursor_.y);
     }
     break;
+  }
+}
+
+void ViewerApp::select_region(float image_x, float image_y) {
+  const float w = static_cast<float>(textures_->width()), h = static_cast<float>(textures_->height());
+  const float x0 = std::min(select_from_x_, std::clamp(image_x, 0.0f, w));
+  const float x1 = std::max(select_from_x_, std::clamp(image_x, 0.0f, w));
+  const float y0 = std::min(select_from_y_, std::clamp(image_y, 0.0f, h));
+  const float y1 = std::max(select_from_y_, std::clamp(image_y, 0.0f, h));
+  // Whole pixels the drag touched; a click without a drag clears the region.
+  RegionRect r{static_cast<int>(x0), static_cast<int>(y0), 0, 0};
+  if (x1 - x0 >= 1.0f && y1 - y0 >= 1.0f) {
+    r.width = static_cast<int>(std::ceil(x1)) - r.x;
+    r.height = static_cast<int>(std::ceil(y1)) - r.y;
+  }
+  state_.settings.region = clip_rect(r, textures_->width(), textures_->height());
+}
+
+void ViewerApp::draw_region_outline(const FrameLayout& layout) {
+  const RegionRect& r = state_.settings.region;
+  const int iw = textures_->width(), ih = textures_->height();
+  if (r.empty() || iw <= 0 || ih <= 0) return;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  for (size_t i = 0; i < layout.cells.size(); ++i) {
+    const Rect& cell = layout.cells[i];
+    const Rect& image = layout.images[i];
+    const ImVec2 a(image.x + r.x * image.w / iw, image.y + r.y * image.h / ih);
+    const ImVec2 b(image.x + (r.x + r.width) * image.w / iw, image.y + (r.y + r.height) * image.h / ih);
+    draw->PushClipRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h), true);
+    // Dark under light, so the outline shows on any colour.
+    draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 4.0f);
+    draw->AddRect(a, b, IM_COL32(255, 255, 0, 255), 0.0f, 0, 2.0f);
+    draw->PopClipRect();
   }
 }
 
@@ -735,9 +825,10 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
   }
   if (state_.settings.epipolar_lines) draw_epipolar_lines(layout);
   if (calibrate_ui_.open) draw_detected_corners(calibration_, layout, state_.settings.views);
+  draw_region_outline(layout);
   if (layout.disparity_bar.w > 0.0f && frame_) {
     draw_colour_bar(draw, layout.disparity_bar, state_.settings.colormap,
-                    display_range(state_.settings.range, frame_->params, frame_->result.disparity),
+                    colour_range_.range(),
                     state_.settings.calibration);
   }
   if (layout.confidence_bar.w > 0.0f) draw_confidence_bar(draw, layout.confidence_bar);
@@ -908,6 +999,20 @@ void ViewerApp::print_window_placement(float sx, float sy) const {
   if (layout_.confidence_bar.w > 0) {
     print("colour bar confidence", colour_bar_stripes(layout_.confidence_bar, line), "");
   }
+  if (last_histogram_rect().w > 0) {
+    const DisparityRange range = colour_range_.range();
+    const ValueRange axis = colour_range_.histogram().range;
+    std::printf("histogram at %.1f %.1f size %.1f %.1f, axis %.3f %.3f, colour range %.3f %.3f\n",
+                last_histogram_rect().x * sx, last_histogram_rect().y * sy,
+                last_histogram_rect().w * sx, last_histogram_rect().h * sy, axis.lo, axis.hi,
+                range.lo, range.hi);
+  }
+  if (region_.statistics()) {
+    for (const std::string& l : region_statistics_lines(*region_.statistics())) {
+      std::printf("%s\n", l.c_str());
+    }
+  }
+  if (!flicker_history_.empty()) std::printf("flicker %.4f px\n", flicker_history_.back());
 }
 
 bool ViewerApp::write_screenshot(const FrameLayout& layout) {
@@ -955,6 +1060,17 @@ ViewerStatus ViewerApp::make_status() const {
   status.source_live = pipeline_->is_live();
   status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
+  if (frame_) {
+    status.histogram = &colour_range_.histogram();
+    status.colour_range = colour_range_.range();
+  }
+  if (region_.statistics()) status.region = &*region_.statistics();
+  if (!flicker_history_.empty()) {
+    status.flicker = flicker_history_.back();
+    double sum = 0.0;
+    for (const double f : flicker_history_) sum += f;
+    status.flicker_mean = sum / static_cast<double>(flicker_history_.size());
+  }
   status.timings = &timings_;
   status.timings_docked = timings_window_.docked();
   status.recording_docked = recording_dock_.docked();

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/app/data_files.h"
 #include "src/app/source_factory.h"
 #include "src/core/param_table.h"
 #include "src/app/help_table.h"
@@ -50,6 +51,10 @@ ColorRange parse_range(const std::string& text) {
     range.mode = ColorRangeMode::Auto;
     return range;
   }
+  if (text == "smoothed") {
+    range.mode = ColorRangeMode::Smoothed;
+    return range;
+  }
   const auto colon = text.find(':');
   char* end1 = nullptr;
   char* end2 = nullptr;
@@ -64,8 +69,24 @@ ColorRange parse_range(const std::string& text) {
       return range;
     }
   }
-  throw ViewerUsageError("--range needs search, auto or MIN:MAX (finite numbers, MIN < MAX), got \"" +
+  throw ViewerUsageError("--range needs search, auto, smoothed or MIN:MAX (finite numbers, MIN < MAX), got \"" +
                          text + "\"");
+}
+
+// X,Y,W,H: a rectangle of image pixels, at least 1x1; what lies outside the image is clipped.
+RegionRect parse_region(const std::string& flag, const std::string& text) {
+  long v[4] = {0, 0, 0, 0};
+  size_t from = 0;
+  for (int i = 0; i < 4; ++i) {
+    const size_t comma = i < 3 ? text.find(',', from) : text.size();
+    if (comma == std::string::npos) {
+      throw ViewerUsageError(flag + " needs X,Y,WIDTH,HEIGHT, got \"" + text + "\"");
+    }
+    v[i] = parse_integer(flag, text.substr(from, comma - from), i < 2 ? 0 : 1, 65535);
+    from = comma + 1;
+  }
+  return RegionRect{static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2]),
+                   static_cast<int>(v[3])};
 }
 
 // The flags in order, with a cursor for their values.
@@ -130,7 +151,9 @@ std::string viewer_usage() {
       {"--screenshot PATH",
        "write a PNG of the whole window after the last frame (missing folders are created)"},
       {"--script FILE", "timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'"},
-      {"--preset FILE", "load parameters (key = value lines); flags override it"},
+      {"--preset FILE|NAME",
+       "load parameters (key = value lines) from FILE or a shipped preset by NAME (default, "
+       "fast); flags override it"},
   }, layout);
   out += "\nDisplay:\n";
   out += format_help_rows({
@@ -138,7 +161,11 @@ std::string viewer_usage() {
       {"--view NAME",
        "the first view: left, right, disparity, blend, confidence (default disparity)"},
       {"--colormap NAME", "turbo, jet, inferno or gray (default turbo)"},
-      {"--range search|auto|MIN:MAX", "colormap range (default search: the search range)"},
+      {"--range search|auto|smoothed|MIN:MAX",
+       "colormap range (default search: the search range; smoothed: the frame's 1st..99th "
+       "percentile followed over time)"},
+      {"--region X,Y,W,H", "region statistics of this rectangle of image pixels (a right-button "
+                           "drag on a view draws one)"},
       {"--focal-px F --baseline-m B",
        "depth readout Z = F * B / d (synthetic scene: its own)"},
       {"--window-size WxH", "window size (default 1280x800)"},
@@ -221,6 +248,8 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       }
     } else if (flag == "--range") {
       options.settings.range = parse_range(value());
+    } else if (flag == "--region") {
+      options.settings.region = parse_region(flag, value());
     } else if (flag == "--focal-px") {
       options.settings.calibration.focal_px = parse_positive(flag, value());
     } else if (flag == "--baseline-m") {
@@ -271,7 +300,7 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
 
   if (!preset_path.empty()) {
     try {
-      options.params = load_preset_file(preset_path, options.params);
+      options.params = load_preset_file(resolve_preset_path(preset_path), options.params);
     } catch (const InputError& e) {
       throw ViewerUsageError(std::string("--preset: ") + e.what());
     }

@@ -5,6 +5,7 @@
 
 #include "src/core/colorize.h"
 #include "src/core/image.h"
+#include "src/core/region_statistics.h"
 
 namespace sv {
 
@@ -16,8 +17,9 @@ const char* view_kind_name(ViewKind kind);
 bool shows_disparity(ViewKind kind);
 
 // How disparities map onto the colormap: the engine's search range (stable while tuning),
-// the frame's own valid minimum and maximum, or a fixed range the user typed.
-enum class ColorRangeMode { SearchRange, Auto, Fixed };
+// the frame's own valid minimum and maximum, a fixed range the user typed or dragged on the
+// histogram, or the frame's 1st..99th percentile smoothed over time (colour_range_tracker.h).
+enum class ColorRangeMode { SearchRange, Auto, Fixed, Smoothed };
 
 struct ColorRange {
   ColorRangeMode mode = ColorRangeMode::SearchRange;
@@ -54,6 +56,9 @@ struct ViewerSettings {
   // Horizontal lines at the same rows across the left, right and blended views: on a rectified
   // pair a point lies on the same line in both views.
   bool epipolar_lines = false;
+  // The rectangle of the region statistics, in image pixels (a right-button drag on a view,
+  // --region); empty = none.
+  RegionRect region;
 };
 
 }  // namespace sv

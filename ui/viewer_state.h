@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 
 #include "src/app/capture_thread.h"
@@ -9,6 +10,9 @@
 #include "src/app/timing_history.h"
 #include "src/core/stereo_params.h"
 #include "src/core/synthetic_scene.h"
+#include "src/core/disparity_histogram.h"
+#include "src/core/region_statistics.h"
+#include "ui/colour_range_tracker.h"
 #include "ui/cursor_readout.h"
 #include "ui/engine_choice.h"
 #include "ui/source_choice.h"
@@ -83,6 +87,12 @@ struct ViewerStatus {
   bool source_at_end = false;  // a file that ended and holds its last frame
   CursorReadout cursor;
   const TimingHistory* timings = nullptr;
+  const Histogram* histogram = nullptr;  // of the disparity on screen; null before a frame
+  DisparityRange colour_range;           // the disparities at the colormap's ends
+  const RegionStatistics* region = nullptr;  // of ViewerSettings::region; null without one
+  // Mean absolute frame-to-frame change of the disparity over pixels valid in both (flicker.h):
+  // the latest, and its mean over the last kFlickerFrames frames; nullopt before two frames.
+  std::optional<double> flicker, flicker_mean;
   bool timings_docked = true;
   bool recording_docked = true;
 };

@@ -6,9 +6,14 @@
 #include <sstream>
 
 #include "src/app/engine_factory.h"
+#include "src/app/host_stream_timing.h"
 #include "src/core/esaw_aggregation.h"
 #include "src/core/frame_budget.h"
+#include "src/core/error.h"
 #include "src/core/synthetic_scene.h"
+#ifdef STEREOVIEW_HAS_CUDA
+#include "cuda/device_call_timing.h"
+#endif
 
 namespace sv {
 namespace {
@@ -23,7 +28,6 @@ Spread spread_of(std::vector<double> values) {
   return {at(0.5), at(0.1), at(0.9)};
 }
 
-bool is_transfer(const std::string& stage) { return stage == "upload" || stage == "download"; }
 
 struct BenchRow {
   std::string algorithm;
@@ -73,6 +77,76 @@ StereoParams row_params(const BenchOptions& options, const std::string& algorith
   return params;
 }
 
+// The columns of --host-to-host and --device rows.
+constexpr size_t kStreamColumnWidths[] = {12, 11, 6, 11, 10, 11, 11, 10};
+
+std::string stream_table_line(const std::vector<std::string>& cells) {
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    line += cells[i];
+    if (i + 1 == cells.size()) break;
+    const size_t width = i < std::size(kStreamColumnWidths) ? kStreamColumnWidths[i] : 0;
+    line += std::string(cells[i].size() < width ? width - cells[i].size() : 1, ' ');
+  }
+  return line + "\n";
+}
+
+// --host-to-host: one row of the stream table.
+void bench_host_stream(StereoEngine& engine, const BenchOptions& options, const std::string& algorithm,
+                       const ImageU8& left, const ImageU8& right, int disparities, std::ostream& out) {
+  const StereoParams params = row_params(options, algorithm, disparities);
+  const HostStreamTimes t = time_host_stream(engine, left, right, params, options.warmup, options.runs);
+  const double device = spread_of(t.device_ms).median;
+  const double per_frame = 1000.0 / t.frames_per_second;
+  const std::string size = std::to_string(left.width()) + "x" + std::to_string(left.height());
+  if (options.json) {
+    out << "{\"mode\": \"host-to-host\", \"engine\": \"" << engine.name() << "\", \"algorithm\": \""
+        << algorithm << "\", \"width\": " << left.width() << ", \"height\": " << left.height()
+        << ", \"disparities\": " << disparities << ", \"device_ms\": " << fmt(device, 4)
+        << ", \"fps\": " << fmt(t.frames_per_second, 1) << ", \"ms_per_frame\": " << fmt(per_frame, 4)
+        << ", \"latency_ms\": " << fmt(spread_of(t.latency_ms).median, 4)
+        << ", \"host_ms\": " << fmt(spread_of(t.host_ms).median, 4) << "}\n";
+    return;
+  }
+  out << stream_table_line({algorithm, size, std::to_string(disparities), fmt(device),
+                            fmt(t.frames_per_second, 1), fmt(per_frame), fmt(spread_of(t.latency_ms).median),
+                            fmt(spread_of(t.host_ms).median)})
+      << std::flush;
+}
+
+// --device: one row through the public device call (the CUDA engine only).
+void bench_device_calls(StereoEngine& any_engine, const BenchOptions& options,
+                        const std::string& algorithm, const ImageU8& left, const ImageU8& right,
+                        int disparities, std::ostream& out) {
+#ifdef STEREOVIEW_HAS_CUDA
+  auto* engine = dynamic_cast<cuda::CudaEngine*>(&any_engine);
+  if (engine == nullptr) throw RuntimeError("bench --device needs the CUDA engine (--engine cuda)");
+  const StereoParams params = row_params(options, algorithm, disparities);
+  StageTimings stages;
+  const Spread t = spread_of(cuda::time_device_calls(*engine, left, right, params, options.warmup,
+                                                     options.runs, &stages));
+  const std::string size = std::to_string(left.width()) + "x" + std::to_string(left.height());
+  if (options.json) {
+    out << "{\"mode\": \"device\", \"algorithm\": \"" << algorithm << "\", \"width\": " << left.width()
+        << ", \"height\": " << left.height() << ", \"disparities\": " << disparities
+        << ", \"device_ms\": {\"median\": " << fmt(t.median, 4) << ", \"p10\": " << fmt(t.p10, 4)
+        << ", \"p90\": " << fmt(t.p90, 4) << "}}\n";
+    return;
+  }
+  std::ostringstream stage_text;
+  for (const auto& s : stages.stages) stage_text << s.stage << " " << fmt(s.milliseconds) << "  ";
+  out << bench_table_line({algorithm, size, std::to_string(disparities),
+                           fmt(t.median) + " [" + fmt(t.p10) + "-" + fmt(t.p90) + "]",
+                           fmt(1000.0 / t.median, 1),
+                           fmt(static_cast<double>(left.size()) * disparities / (t.median * 1e-3) / 1e9, 2),
+                           stage_text.str()})
+      << std::flush;
+#else
+  (void)any_engine; (void)options; (void)algorithm; (void)left; (void)right; (void)disparities; (void)out;
+  throw RuntimeError("bench --device: this build has no CUDA engine");
+#endif
+}
+
 }  // namespace
 
 std::string bench_table_line(const std::vector<std::string>& cells) {
@@ -90,7 +164,9 @@ std::string bench_table_line(const std::vector<std::string>& cells) {
 
 int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostream& err) {
   try {
-    std::unique_ptr<StereoEngine> engine = make_engine(options.engine, err);
+    // --device times the CUDA engine's own device call, so it takes that engine alone.
+    std::unique_ptr<StereoEngine> engine =
+        make_engine(options.mode == BenchMode::Device ? "cuda" : options.engine, err);
     std::vector<BenchRow> rows;
     // Every row is checked before the first runs: one that cannot fit ends the bench before
     // any time is spent, and slow rows are announced up front.
@@ -106,7 +182,20 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
         }
       }
     }
-    if (!options.json) {
+    if (options.mode == BenchMode::HostToHost && !options.json) {
+      out << "bench --host-to-host: engine " << engine->name() << ", 8-bit pairs from host memory "
+          << "to the fixed-point disparity in host memory; " << options.warmup << " warm-up, then "
+          << options.runs << " frames streamed (two in flight) and " << options.runs
+          << " alone; ms are medians\n\n"
+          << stream_table_line({"algorithm", "size", "D", "device ms", "fps", "ms/frame",
+                                "latency ms", "host ms"});
+    } else if (options.mode == BenchMode::Device && !options.json) {
+      out << "bench --device: engine " << engine->name() << ", the public device call on a "
+          << "pair in device memory, CUDA events on the caller's stream; " << options.warmup
+          << " warm-up + " << options.runs << " timed calls; ms are medians [p10-p90]\n\n"
+          << bench_table_line({"algorithm", "size", "D", "total ms", "fps", "GDE/s",
+                               "stages (last call, ms)"});
+    } else if (!options.json) {
       out << "bench: engine " << engine->name() << ", " << options.warmup << " warm-up + "
           << options.runs << " timed frames per row; ms are medians [p10-p90], device to device\n\n"
           << bench_table_line({"algorithm", "size", "D", "total ms", "fps", "GDE/s",
@@ -121,6 +210,14 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
       const ImageU8 left = to_gray(frame.left), right = to_gray(frame.right);
       for (const std::string& algorithm : options.algorithms) {
         for (int disparities : options.disparity_counts) {
+          if (options.mode == BenchMode::HostToHost) {
+            bench_host_stream(*engine, options, algorithm, left, right, disparities, out);
+            continue;
+          }
+          if (options.mode == BenchMode::Device) {
+            bench_device_calls(*engine, options, algorithm, left, right, disparities, out);
+            continue;
+          }
           const StereoParams params = row_params(options, algorithm, disparities);
           // Colour only where it changes the result, so other rows time no host conversion.
           const bool colour = uses_colour_weights(params);
@@ -140,7 +237,7 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
             for (const auto& s : r.timings.stages) {
               if (!per_stage.count(s.stage) && !frame_stages.count(s.stage)) order.push_back(s.stage);
               frame_stages[s.stage] += s.milliseconds;
-              if (!is_transfer(s.stage)) device += s.milliseconds;
+              if (!is_transfer_stage(s.stage)) device += s.milliseconds;
             }
             for (const auto& [stage, ms] : frame_stages) per_stage[stage].push_back(ms);
             device_totals.push_back(device);
@@ -163,7 +260,7 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
         }
       }
     }
-    if (options.json) print_json(rows, engine->name(), out);
+    if (options.json && options.mode == BenchMode::Stages) print_json(rows, engine->name(), out);
     return 0;
   } catch (const std::exception& e) {
     err << "error: " << e.what() << "\n";

@@ -8,6 +8,12 @@
 
 namespace sv {
 
+// What a bench row times: the engine's stages as today (device to device from the stage sum,
+// transfers apart); a stream of 8-bit pairs from host memory to the fixed-point disparity back in
+// host memory, as a camera loop sees it (--host-to-host); or the public device-memory call on a
+// caller's stream, timed with CUDA events around each call (--device, the CUDA engine).
+enum class BenchMode { Stages, HostToHost, Device };
+
 struct BenchOptions {
   std::vector<std::string> algorithms{"census-sgm"};
   std::vector<std::pair<int, int>> sizes{{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
@@ -17,6 +23,7 @@ struct BenchOptions {
   std::string engine = "auto";
   StereoParams params;  // every other parameter (paths, subpixel, LR check, ...)
   bool json = false;
+  BenchMode mode = BenchMode::Stages;
 };
 
 // `stereoview bench`: every algorithm x size x disparity count on the synthetic scene; after

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/app/data_files.h"
 #include "src/app/help_table.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/param_table.h"
@@ -87,9 +88,10 @@ std::string usage_text() {
   out << "stereoview: real-time stereo matching\n\n"
          "Usage:\n"
          "  stereoview [--headless] [source] [--algorithm NAME] [parameters] [--out DIR]\n"
-         "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json]\n"
+         "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json] [--out DIR]\n"
          "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
          "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
+         "                   [--host-to-host | --device]\n"
          "  stereoview calibrate [views] --board chessboard:9x6 --square 0.025 [--output FILE]\n"
          "                       (stereoview calibrate --help)\n"
          "  stereoview --list-algorithms | --list-cameras | --help | --version\n\n"
@@ -110,8 +112,10 @@ std::string usage_text() {
          "  --camera-fps N            camera frame rate\n"
          "  --camera-format F         MJPG or YUYV\n"
          "  --exposure N | --gain N   UVC manual exposure (100 us units) and gain\n"
-         "  --calib FILE[,FILE]       OpenCV YAML/XML calibration: rectify the input with it; two\n"
-         "                            files (intrinsics.yml,extrinsics.yml) or a folder of them\n"
+         "  --calib FILE[,FILE]       rectify the input with a calibration: OpenCV YAML/XML (one\n"
+         "                            file, intrinsics.yml,extrinsics.yml or their folder), a ROS\n"
+         "                            camera_info pair (left.yaml,right.yaml), a Kalibr camchain,\n"
+         "                            an ASL pair (cam0/sensor.yaml,cam1/sensor.yaml) or a ZED .conf\n"
          "  --rectify-alpha A         0 keeps only valid pixels (default), 1 every source pixel\n"
          "  --swap-views              use the view named left as the right one and vice versa\n"
          "  --loop                    play a file source again and again\n"
@@ -133,11 +137,14 @@ std::string usage_text() {
          "                            side-by-side (left view | colorized disparity)\n"
          "  --record-codec NAME       FFmpeg encoder: libx264 (default), mpeg4, mjpeg, ffv1, ...;\n"
          "                            the container follows FILE's extension (.mp4, .mkv, .avi)\n"
-         "  --preset FILE             load parameters (key = value lines); flags override it\n"
+         "  --preset FILE|NAME        load parameters (key = value lines) from FILE or a shipped\n"
+         "                            preset by NAME (default, fast); flags override it\n"
          "  --save-preset FILE        write the effective parameters as a preset and exit\n\n"
          "Evaluation:\n"
          "  --dataset DIR             Middlebury 2001/2003/2014 or KITTI folder, or a folder of them\n"
-         "  --json                    print the results as JSON\n\n"
+         "  --json                    print the results as JSON\n"
+         "  --out DIR                 eval: also write each pair's disparity beside its ground\n"
+         "                            truth, an error map and summary.md with the table\n\n"
          "Parameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
   out << format_help_rows(parameter_help_rows());
   return out.str();
@@ -289,6 +296,12 @@ CliOptions parse_cli(int argc, const char* const* argv) {
         }
         options.bench.algorithms.push_back(item);
       }
+    } else if (flag == "--host-to-host" || flag == "--device") {
+      const BenchMode mode = flag == "--device" ? BenchMode::Device : BenchMode::HostToHost;
+      if (options.bench.mode != BenchMode::Stages && options.bench.mode != mode) {
+        throw UsageError("bench takes one of --host-to-host and --device");
+      }
+      options.bench.mode = mode;
     } else if (flag == "--runs") {
       options.bench.runs = parse_count(flag, args.value_for(flag, inline_value), 1, 100000);
     } else if (flag == "--warmup") {
@@ -316,7 +329,7 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   }
 
   if (!preset_path.empty()) {
-    options.params = load_preset_file(preset_path, options.params);
+    options.params = load_preset_file(resolve_preset_path(preset_path), options.params);
     options.disparities_given = true;
   }
   for (const auto& [key, value] : param_flags) {
@@ -359,6 +372,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   }
   if (options.command == CliCommand::Eval && options.dataset_dir.empty()) {
     throw UsageError("eval needs --dataset DIR");
+  }
+  if (options.bench.mode != BenchMode::Stages && options.command != CliCommand::Bench) {
+    throw UsageError("--host-to-host and --device are bench modes: stereoview bench --host-to-host");
   }
   options.bench.engine = options.engine;
   options.bench.params = options.params;

@@ -1,12 +1,11 @@
 #include "src/app/engine_factory.h"
 
+#include <deque>
 #include <memory>
 #include <set>
-#include <type_traits>
 
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
-#include "src/core/remap.h"
 #ifdef STEREOVIEW_HAS_CUDA
 #include "cuda/cuda_engine.h"
 #include "cuda/device_info.h"
@@ -17,47 +16,69 @@ namespace {
 
 #ifdef STEREOVIEW_HAS_CUDA
 // Runs the CUDA engine and, on its first failure (a CUDA error, not bad input), says so once and
-// goes on with the CPU engine for this and every later frame. Algorithms the CUDA engine has no
-// version of run on the CPU engine frame by frame, with one notice per algorithm.
+// goes on with the CPU engine for every later frame; frames that were in flight on the GPU then
+// report the failure. Algorithms the CUDA engine has no version of run on the CPU engine frame by
+// frame, with one notice per algorithm. Frames come back in submission order across both.
 class FallbackEngine : public StereoEngine {
  public:
   FallbackEngine(std::unique_ptr<StereoEngine> primary, std::ostream& notices)
       : primary_(std::move(primary)), notices_(notices) {}
 
   std::string name() const override { return primary_ ? primary_->name() : fallback_.name(); }
-  void set_keep_device_results(bool keep) override {
-    if (primary_) primary_->set_keep_device_results(keep);
-  }
-  // The CUDA engine's GPU remap; the maps are kept so that pairs still raw when the CPU engine
-  // takes over are rectified on the host first.
-  bool set_rectification(std::shared_ptr<const RectificationMaps> maps) override {
-    rectification_ = primary_ ? maps : nullptr;
-    if (!primary_) return false;
-    return primary_->set_rectification(std::move(maps));
+
+  void submit(const FrameRequest& request) override {
+    if (primary_ && !primary_->supports(request.params)) {
+      if (cpu_only_noticed_.insert(request.params.algorithm).second) {
+        notices_ << "note: " << request.params.algorithm
+                 << " has no CUDA version yet; it runs on the CPU engine\n";
+      }
+    }
+    const bool on_gpu = primary_ && primary_->supports(request.params);
+    if (on_gpu) {
+      try {
+        primary_->submit(request);
+      } catch (const RuntimeError& e) {
+        give_up_gpu(e);
+        fallback_.submit(request);
+        routes_.push_back(Route::Cpu);
+        return;
+      }
+    } else {
+      fallback_.submit(request);
+    }
+    routes_.push_back(on_gpu ? Route::Gpu : Route::Cpu);
   }
 
-  DisparityResult compute(const ImageU8& left, const ImageU8& right,
-                          const StereoParams& params) override {
-    return route(left, right, params);
+  void collect(DisparityResult& result) override {
+    if (routes_.empty()) throw RuntimeError("collect() without a submitted frame");
+    const Route route = routes_.front();
+    routes_.pop_front();
+    if (route == Route::Cpu) {
+      fallback_.collect(result);
+      return;
+    }
+    if (!primary_) throw RuntimeError("lost with the CUDA engine's failure (see above)");
+    try {
+      primary_->collect(result);
+    } catch (const InputError&) {
+      throw;
+    } catch (const RuntimeError& e) {
+      give_up_gpu(e);
+      throw RuntimeError(std::string("the CUDA engine failed on this frame: ") + e.what());
+    }
   }
-  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
-                          const StereoParams& params) override {
-    return route(left, right, params);
-  }
-  DisparityResult compute(const ImageU16& left, const ImageU16& right,
-                          const StereoParams& params) override {
-    return route(left, right, params);
-  }
+  using StereoEngine::collect;
+  int frames_in_flight() const override { return static_cast<int>(routes_.size()); }
+
   bool supports_high_bit_depth(const StereoParams& params) const override {
     return fallback_.supports_high_bit_depth(params);
-  }
-  DisparityResult compute(const ImageF32& left, const ImageF32& right,
-                          const StereoParams& params) override {
-    return route(left, right, params);
   }
   bool supports_float_input(const StereoParams& params) const override {
     return fallback_.supports_float_input(params);
   }
+  // The CPU engine rectifies a request's raw pair on the host, so either route takes one.
+  bool can_rectify() const override { return primary_ != nullptr; }
+  bool accepts_device_input() const override { return primary_ != nullptr; }
   // The engine that will compute the frame: the CUDA engine while it runs the algorithm.
   FrameCost frame_cost(int width, int height, const StereoParams& params) const override {
     if (primary_ && primary_->supports(params)) return primary_->frame_cost(width, height, params);
@@ -68,49 +89,20 @@ class FallbackEngine : public StereoEngine {
   }
 
  private:
-  // The same routing for 8-bit, colour, 16-bit and float input.
-  template <typename Image>
-  DisparityResult route(const Image& left, const Image& right, const StereoParams& params) {
-    if (primary_ && !primary_->supports(params)) {
-      if (cpu_only_noticed_.insert(params.algorithm).second) {
-        notices_ << "note: " << params.algorithm
-                 << " has no CUDA version yet; it runs on the CPU engine\n";
-      }
-      return on_cpu(left, right, params);
-    }
-    if (primary_) {
-      try {
-        return primary_->compute(left, right, params);
-      } catch (const InputError&) {
-        throw;
-      } catch (const RuntimeError& e) {
-        notices_ << "note: the CUDA engine failed (" << e.what()
-                 << "); continuing with the CPU engine\n";
-        primary_.reset();
-      }
-    }
-    return on_cpu(left, right, params);
-  }
+  enum class Route { Gpu, Cpu };
 
-  // The CPU engine on a pair, rectified on the host first when the CUDA engine was to do it.
-  template <typename Image>
-  DisparityResult on_cpu(const Image& left, const Image& right, const StereoParams& params) {
-    if (!rectification_) return fallback_.compute(left, right, params);
-    Image rectified_left = left, rectified_right = right;
-    rectify_pair(*rectification_, rectified_left, rectified_right);
-    DisparityResult result = fallback_.compute(rectified_left, rectified_right, params);
-    if constexpr (std::is_same_v<Image, ImageRgb8>) {
-      result.rectified_left = std::move(rectified_left);
-      result.rectified_right = std::move(rectified_right);
-    }
-    return result;
+  void give_up_gpu(const RuntimeError& e) {
+    if (!primary_) return;
+    notices_ << "note: the CUDA engine failed (" << e.what()
+             << "); continuing with the CPU engine\n";
+    primary_.reset();
   }
 
   std::unique_ptr<StereoEngine> primary_;
   CpuEngine fallback_;
   std::ostream& notices_;
   std::set<std::string> cpu_only_noticed_;
-  std::shared_ptr<const RectificationMaps> rectification_;  // null: the pairs are rectified
+  std::deque<Route> routes_;  // per frame in flight, oldest first
 };
 #endif
 

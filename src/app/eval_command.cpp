@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <vector>
 
+#include "src/app/eval_pictures.h"
 #include "src/core/evaluation.h"
 #include "src/core/frame_budget.h"
 #include "src/core/stereo_engine.h"
@@ -262,6 +265,18 @@ void write_json(std::ostream& out, const EvalOptions& options, const std::string
   out << "}\n";
 }
 
+// The summary page's line under a pair's name.
+std::string pair_caption(const PairResult& p) {
+  std::string caption = "bad-1";
+  for (const char* region : kRegions) {
+    const RegionErrors* r = usable_region(p.evaluation, region);
+    caption += std::string(" ") + region + " " + (r ? fixed(r->bad_1, 2) + " %" : "-");
+  }
+  return caption + "; density " + fixed(p.evaluation.density, 2) + " %; " +
+         std::to_string(p.width) + "x" + std::to_string(p.height) + ", " +
+         std::to_string(p.num_disparities) + " disparities";
+}
+
 }  // namespace
 
 EvalComputeFn eval_compute_with(StereoEngine& engine, std::ostream& notices) {
@@ -281,14 +296,27 @@ int run_eval_command(const EvalOptions& options, const EvalComputeFn& compute, s
   try {
     const std::vector<StereoSample> samples = load_dataset(options.dataset_dir);
     const std::string layout = detect_layout(options.dataset_dir);
+    std::optional<EvalPictures> pictures;
+    if (!options.out_dir.empty()) pictures.emplace(options.out_dir);
 
+    // The text table goes to `out` as it grows (rows appear as pairs finish) and, for the
+    // summary page, into `table`.
+    std::ostringstream table;
+    auto emit = [&](const std::string& text) {
+      table << text;
+      if (!options.json) out << text << std::flush;
+    };
     size_t name_width = 8;
     for (const StereoSample& s : samples) name_width = std::max(name_width, s.name.size());
-    if (!options.json) {
-      out << "eval " << options.dataset_dir << " (" << layout << ", " << samples.size()
-          << (samples.size() == 1 ? " pair" : " pairs") << "), algorithm " << options.params.algorithm
-          << ", engine " << options.engine << "\n\n";
-      write_table_header(out, name_width);
+    const std::string title = "eval " + options.dataset_dir + " (" + layout + ", " +
+                              std::to_string(samples.size()) +
+                              (samples.size() == 1 ? " pair" : " pairs") + "), algorithm " +
+                              options.params.algorithm + ", engine " + options.engine;
+    if (!options.json) out << title << "\n\n";
+    {
+      std::ostringstream header;
+      write_table_header(header, name_width);
+      emit(header.str());
     }
 
     std::vector<PairResult> pairs;
@@ -305,17 +333,23 @@ int run_eval_command(const EvalOptions& options, const EvalComputeFn& compute, s
       p.num_disparities = params.num_disparities;
       p.evaluation = evaluate_disparity(computed.disparity, sample.ground_truth, sample.masks);
       p.milliseconds = computed.milliseconds;
-      if (!options.json) write_table_row(out, p, name_width);  // rows appear as pairs finish
+      std::ostringstream row;
+      write_table_row(row, p, name_width);
+      emit(row.str());
+      if (pictures) {
+        pictures->add_pair(sample.name, pair_caption(p), sample.left, computed.disparity,
+                           sample.ground_truth, sample.masks);
+      }
       pairs.push_back(std::move(p));
     }
     current_pair.clear();
 
     const Averages averages = average(pairs);
-    if (options.json) {
-      write_json(out, options, layout, pairs, averages);
-    } else {
-      write_table_average(out, averages, pairs, name_width);
-    }
+    std::ostringstream end;
+    write_table_average(end, averages, pairs, name_width);
+    emit(end.str());
+    if (options.json) write_json(out, options, layout, pairs, averages);
+    if (pictures) pictures->write_summary(title, table.str());
     return 0;
   } catch (const std::exception& e) {
     out.flush();

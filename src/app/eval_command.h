@@ -16,6 +16,8 @@ struct EvalOptions {
   StereoParams params;
   bool params_disparities_given = false;  // --disparities given: it overrides the dataset's range
   bool json = false;
+  // With a folder: each pair's pictures and a summary page there too (eval_pictures.h).
+  std::string out_dir;
   std::string engine = "cpu";  // reported in the output; the computing is done by the EvalComputeFn
 };
 
@@ -42,7 +44,8 @@ EvalComputeFn eval_compute_with(StereoEngine& engine, std::ostream& notices);
 // average absolute error (nonocc), density and time, and finally the average of all bad-1
 // columns (pairs x regions); or, with options.json, the same numbers as one JSON object.
 // Regions a pair lacks (disc without disc.png) or that hold no pixel are shown as "-" / null and
-// left out of the averages. Returns 0 on success, 1 after writing the reason to `err`.
+// left out of the averages. With options.out_dir, the pictures and summary of eval_pictures.h
+// are written there as well (the folder is made before the first pair). Returns 0 on success, 1 after writing the reason to `err`.
 int run_eval_command(const EvalOptions& options, const EvalComputeFn& compute, std::ostream& out,
                      std::ostream& err);
 

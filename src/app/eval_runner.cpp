@@ -13,6 +13,7 @@ int run_eval(const CliOptions& options, std::ostream& out, std::ostream& err) {
     eval.params = options.params;
     eval.params_disparities_given = options.disparities_given;
     eval.json = options.json;
+    eval.out_dir = options.out_dir;
     eval.engine = engine->name();
     return run_eval_command(eval, eval_compute_with(*engine, err), out, err);
   } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #include "src/app/headless_runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include "src/app/engine_factory.h"
 #include "src/app/image_loading.h"
@@ -219,6 +221,11 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
 
     // --record: the frames also go to a recording; per-frame lines give way to a progress bar.
     const bool recording = !options.record_path.empty();
+    std::vector<double> host_ms;  // per frame, on an engine with a device (summary)
+    DisparityResult result;
+    ResultParts wanted;
+    wanted.confidence = false;
+    wanted.fixed = options.record_format == "lossless16";
 #ifdef STEREOVIEW_HAS_RECORDING
     if (recording) {
       const double fps = synthetic || source->frames_per_second() <= 0 ? 30.0 : source->frames_per_second();
@@ -298,7 +305,18 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
       }
       // Rectified where it is cheapest, as in the viewer's ProcessingThread: by the CUDA engine
       // on the GPU, on the host for the CPU engine.
-      const DisparityResult result = match_rectifying_pair(*engine, frame.pair, options.params);
+      const auto frame_start = std::chrono::steady_clock::now();
+      // The request's parts: what the outputs below read (the recorder's lossless format the
+      // fixed point), into one result whose buffers every frame reuses.
+      const FrameRequest request = request_for_pair(*engine, frame.pair, options.params, wanted);
+      engine->submit(request);
+      engine->collect(result);
+      take_rectified_views(frame.pair, result);
+      const double frame_ms = std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - frame_start).count();
+      if (result.timings.device_span_ms > 0.0) {
+        host_ms.push_back(std::max(0.0, frame_ms - result.timings.device_span_ms));
+      }
       if (frame.pair.remap && engine_remaps != frame.pair.remap->engine_remaps()) {
         engine_remaps = frame.pair.remap->engine_remaps();
         out << (*engine_remaps ? "rectifying on the GPU (" + engine->name() + " engine)\n"
@@ -355,6 +373,11 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     }
     if (recording_failed) return 1;
     if (done == 0) throw InputError("the source delivered no frame");
+    if (!host_ms.empty()) {
+      std::sort(host_ms.begin(), host_ms.end());
+      out << "host time per frame outside the GPU: median " << std::fixed << std::setprecision(2)
+          << host_ms[host_ms.size() / 2] << " ms, max " << host_ms.back() << " ms\n";
+    }
     out << "done: " << done << " frame" << (done == 1 ? "" : "s") << "\n";
     return 0;
   } catch (const std::exception& e) {

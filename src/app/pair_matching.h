@@ -5,16 +5,22 @@
 
 namespace sv {
 
-// Matches one pair of the frame loop (match_at_full_depth), rectifying it where it is cheapest
-// when it comes from a rectifying source (pair.remap, remap_handoff.h):
-//   - the engine can remap (StereoEngine::set_rectification is true, the CUDA engine): a RAW pair
-//     is matched as it is and rectified by the engine, whose rectified views replace the pair's;
-//     the source is told to keep sending raw pairs;
+// How the frame loops match a source's pair: at full depth (full_depth_view), rectified where it
+// is cheapest when it comes from a rectifying source (pair.remap, remap_handoff.h):
+//   - the engine can remap (can_rectify(), the CUDA engine): a RAW pair goes to the engine as it
+//     is, with the maps in the request, and the engine's rectified views replace the pair's; the
+//     source is told to keep sending raw pairs;
 //   - it cannot (the CPU engine): a RAW pair (sent before the engine changed) is rectified here
 //     on the host, bit for bit as the source would have, and the source is told to rectify again.
-// Afterwards `pair` holds the rectified views the result belongs to, and needs_remap is false.
-// Throws what the engine throws.
+// request_for_pair() makes the request (the pair's planes must outlive its submit());
+// take_rectified_views() then leaves in `pair` the rectified views the result belongs to.
+FrameRequest request_for_pair(const StereoEngine& engine, StereoPair& pair,
+                              const StereoParams& params, const ResultParts& want);
+void take_rectified_views(StereoPair& pair, DisparityResult& result);
+
+// Both, around one synchronous frame. Throws what the engine throws.
 DisparityResult match_rectifying_pair(StereoEngine& engine, StereoPair& pair,
-                                      const StereoParams& params);
+                                      const StereoParams& params,
+                                      const ResultParts& want = ResultParts());
 
 }  // namespace sv

@@ -1,5 +1,6 @@
 #include "src/app/processing_thread.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -48,6 +49,11 @@ uint64_t ProcessingThread::set_params(const StereoParams& params) {
   }
   wake_.notify_all();
   return generation;
+}
+
+void ProcessingThread::set_result_parts(const ResultParts& want) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  want_ = want;
 }
 
 StereoParams ProcessingThread::params() const {
@@ -152,10 +158,12 @@ bool ProcessingThread::switch_engine(const std::string& kind) {
 
 uint64_t ProcessingThread::compute_and_publish(StereoPair& pair) {
   StereoParams params;
+  ResultParts want;
   uint64_t generation = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     params = params_;
+    want = want_;
     generation = params_generation_;
   }
   ProcessedFrame frame;
@@ -168,7 +176,7 @@ uint64_t ProcessingThread::compute_and_publish(StereoPair& pair) {
     // fit is reported like any failed frame, and the thread goes on with the next.
     const std::string slow = budget_.check(*engine_, pair.left.width(), pair.left.height(), params);
     if (!slow.empty()) notices_ << "note: " << slow << "\n";
-    frame.result = match_rectifying_pair(*engine_, pair, params);
+    frame.result = match_rectifying_pair(*engine_, pair, params, want);
   } catch (const std::exception& e) {
     collect_notices();
     report_error("frame " + std::to_string(pair.index) + ": " + e.what());
@@ -177,6 +185,7 @@ uint64_t ProcessingThread::compute_and_publish(StereoPair& pair) {
   collect_notices();
   frame.processing_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  frame.host_ms = std::max(0.0, frame.processing_ms - frame.result.timings.device_span_ms);
   frame.pair = pair;
   std::lock_guard<std::mutex> lock(mutex_);
   frame.sequence = ++processed_;

@@ -29,7 +29,10 @@ struct ProcessedFrame {
   StereoParams params;
   uint64_t params_generation = 0;  // set_params() calls that `params` includes
   std::string engine;              // the engine's name()
-  double processing_ms = 0.0;      // wall time of the whole compute() call
+  double processing_ms = 0.0;      // wall time of the frame, from its pair to its result
+  // The host's own time in it: processing_ms outside the GPU's span (StageTimings); all of it
+  // on a CPU engine.
+  double host_ms = 0.0;
 };
 
 struct ProcessingStatus {
@@ -65,6 +68,8 @@ class ProcessingThread {
 
   void start();
   void stop();  // does not close the input queue (that is the capture side's)
+  // What later frames' results carry (the viewer asks for device results with CUDA-GL interop).
+  void set_result_parts(const ResultParts& want);
 
   // Returns the new generation; frames computed from then on carry it.
   uint64_t set_params(const StereoParams& params);
@@ -105,6 +110,7 @@ class ProcessingThread {
   int steps_pending_ = 0;
   std::string engine_request_;
   StereoParams params_;
+  ResultParts want_;  // what the results carry (set_result_parts)
   uint64_t params_generation_ = 0;
   bool input_ended_ = false;
   std::optional<ProcessedFrame> latest_;

@@ -4,6 +4,11 @@
 
 namespace sv {
 
+StageTimings with_host_time(StageTimings timings, double host_ms) {
+  if (timings.device_span_ms > 0.0) timings.add(kHostStage, host_ms);
+  return timings;
+}
+
 TimingHistory::TimingHistory(size_t window) : window_(window < 1 ? 1 : window) {}
 
 void TimingHistory::add(const StageTimings& timings, double frame_ms) {

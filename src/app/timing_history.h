@@ -45,6 +45,11 @@ class TimingHistory {
   std::vector<std::string> stage_order_;
 };
 
+// A GPU frame's stages plus a last row, kHostStage, for the host's own time in the frame
+// (ProcessedFrame::host_ms); CPU frames are host time throughout and come back as they are.
+inline constexpr const char* kHostStage = "host (outside GPU)";
+StageTimings with_host_time(StageTimings timings, double host_ms);
+
 // Events per second over the last second or so (capture, processing and display rates).
 // The caller passes the time, so tests need no clock.
 class RateMeter {

@@ -8,7 +8,8 @@ std::vector<std::string> with_common(std::vector<std::string> specific) {
   for (const char* key : {"min-disparity", "disparities", "uniqueness", "subpixel", "lr-check",
                           "lr-max-diff", "median", "speckle-size", "speckle-range", "fill-holes",
                           "pyramid-levels", "refine-radius", "confidence", "confidence-threshold",
-                          "repair"}) {
+                          "repair", "temporal", "temporal-alpha", "temporal-delta",
+                          "temporal-persistence"}) {
     specific.emplace_back(key);
   }
   return specific;

@@ -238,12 +238,14 @@ ViewPyramid build_view_pyramid(const ImageU8& view, const ImageU16* plane16, con
 }  // namespace
 
 // The whole pipeline on 8-bit views; for 16-bit input `left16` / `right16` (else null) feed the
-// census instead, level by level; `colour_left` (else null), the colour of `left`, guides ESAW /
-// ESMP's weights on the input level; for float input `leftf` / `rightf` (else null) feed the
-// census the same way, `float_range` being the views' range.
+// census instead, level by level; `over_time` is the engine's temporal stage; `colour_left`
+// (else null), the colour of `left`, guides ESAW / ESMP's weights on the input level; for float
+// input `leftf` / `rightf` (else null) feed the census the same way, `float_range` being the
+// views' range.
 static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
                                     const ImageU16* left16, const ImageU16* right16,
                                     const StereoParams& params,
+                                    const CpuEngine::OverTimeStage& over_time,
                                     const ImageRgb8* colour_left = nullptr,
                                     const ImageF32* leftf = nullptr,
                                     const ImageF32* rightf = nullptr,
@@ -315,56 +317,103 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
     ScopedStageTimer timer(result.timings, "speckle");
     remove_speckles(disparity, params.speckle_size, params.speckle_range);
   }
+  // Before the fill, as in the RealSense chain: a held or smoothed value beats a filled guess,
+  // and the fill then works on the steadier map.
+  over_time(disparity, result.timings);
   if (params.fill_holes) {
     ScopedStageTimer timer(result.timings, "fill");
     fill_holes(disparity);
   }
-  result.disparity = fixed_to_float_disparity(disparity);
+  result.width = disparity.width();
+  result.height = disparity.height();
   result.disparity_fixed = std::move(disparity);
   return result;
 }
 
-DisparityResult CpuEngine::compute(const ImageU8& left, const ImageU8& right,
-                                   const StereoParams& params) {
+CpuEngine::CpuEngine()
+    : worker_("cpu", [this](HostPair& pair, const FrameRequest& request) {
+        return compute_now(pair, request);
+      }) {}
+
+namespace {
+
+DisparityResult compute_gray(const ImageU8& left, const ImageU8& right,
+                             const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
   require_valid(params);
   require_missing_value_fits(params, 255);
-  return run_pipeline(left, right, nullptr, nullptr, params);
+  return run_pipeline(left, right, nullptr, nullptr, params, over_time);
 }
 
-DisparityResult CpuEngine::compute(const ImageRgb8& left, const ImageRgb8& right,
-                                   const StereoParams& params) {
+DisparityResult compute_colour(const ImageRgb8& left, const ImageRgb8& right,
+                               const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
   const ImageU8 gray_left = to_gray(left);
   const ImageU8 gray_right = to_gray(right);
-  if (!uses_colour_weights(params)) return compute(gray_left, gray_right, params);
+  if (!uses_colour_weights(params)) return compute_gray(gray_left, gray_right, params, over_time);
   require_valid(params);
   require_missing_value_fits(params, 255);
-  return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, &left);
+  return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, over_time, &left);
 }
 
-DisparityResult CpuEngine::compute(const ImageU16& left, const ImageU16& right,
-                                   const StereoParams& params) {
+DisparityResult compute_16bit(const ImageU16& left, const ImageU16& right,
+                              const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
   require_valid(params);
   require_high_bit_depth_support(params);
   require_matching_pair(left, right);
-  return run_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, params);
+  return run_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, params,
+                      over_time);
+}
+
+DisparityResult compute_float(const ImageF32& left, const ImageF32& right,
+                              const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
+  require_valid(params);
+  require_float_input_support(params);
+  require_matching_pair(left, right);
+  const FloatViewRange range = float_view_range(left, right, params);
+  return run_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr, nullptr,
+                      params, over_time, nullptr, &left, &right, range);
+}
+
+}  // namespace
+
+DisparityResult CpuEngine::compute_now(HostPair& pair, const FrameRequest& request) {
+  rectify_on_host(request, pair);
+  DisparityResult result;
+  const OverTimeStage time_stage = over_time(request.params);
+  const StereoParams& params = request.params;
+  switch (pair.format) {
+    case PixelFormat::Gray8: result = compute_gray(pair.left8, pair.right8, params, time_stage); break;
+    case PixelFormat::Rgb8: result = compute_colour(pair.left_rgb, pair.right_rgb, params, time_stage); break;
+    case PixelFormat::Gray16: result = compute_16bit(pair.left16, pair.right16, params, time_stage); break;
+    case PixelFormat::GrayFloat: result = compute_float(pair.leftf, pair.rightf, params, time_stage); break;
+  }
+  const ResultParts& want = request.want;
+  if (want.floating) result.disparity = fixed_to_float_disparity(result.disparity_fixed);
+  if (!want.fixed) result.disparity_fixed = ImageI16();
+  if (!want.confidence) result.confidence = ImageF32();
+  if (pair.format == PixelFormat::Rgb8 && request.rectification && want.rectified_views) {
+    result.rectified_left = std::move(pair.left_rgb);
+    result.rectified_right = std::move(pair.right_rgb);
+  }
+  return result;
 }
 
 bool CpuEngine::supports_high_bit_depth(const StereoParams& params) const {
   return high_bit_depth_problem(params).empty();
 }
 
-DisparityResult CpuEngine::compute(const ImageF32& left, const ImageF32& right,
-                                   const StereoParams& params) {
-  require_valid(params);
-  require_float_input_support(params);
-  require_matching_pair(left, right);
-  const FloatViewRange range = float_view_range(left, right, params);
-  return run_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr, nullptr,
-                      params, nullptr, &left, &right, range);
-}
-
 bool CpuEngine::supports_float_input(const StereoParams& params) const {
   return float_input_problem(params).empty();
+}
+
+CpuEngine::OverTimeStage CpuEngine::over_time(const StereoParams& params) {
+  return [this, &params](ImageI16& disparity, StageTimings& timings) {
+    const std::lock_guard<std::mutex> lock(temporal_mutex_);
+    if (!params.temporal_filter || !same_matching(temporal_params_, params)) temporal_.reset();
+    temporal_params_ = params;
+    if (!params.temporal_filter) return;
+    ScopedStageTimer timer(timings, "temporal");
+    temporal_.apply(disparity, temporal_filter_settings(params));
+  };
 }
 
 FrameCost CpuEngine::frame_cost(int width, int height, const StereoParams& params) const {

@@ -116,33 +116,50 @@ namespace {
 
 // Float planes first when the engine takes them for `params`, then 16-bit ones, then the views.
 template <class View>
-DisparityResult match_deepest(StereoEngine& engine, const View& left, const View& right,
-                              const ImageF32& leftf, const ImageF32& rightf,
-                              const ImageU16& left16, const ImageU16& right16,
-                              const StereoParams& params) {
+PairView deepest_view(const StereoEngine& engine, const View& left, const View& right,
+                      const ImageF32& leftf, const ImageF32& rightf, const ImageU16& left16,
+                      const ImageU16& right16, const StereoParams& params) {
   if (!leftf.empty() && !rightf.empty() && engine.supports_float_input(params)) {
-    return engine.compute(leftf, rightf, params);
+    return PairView::of(leftf, rightf);
   }
   if (!left16.empty() && !right16.empty() && engine.supports_high_bit_depth(params)) {
-    return engine.compute(left16, right16, params);
+    return PairView::of(left16, right16);
   }
-  return engine.compute(left, right, params);
+  return PairView::of(left, right);
 }
 
 }  // namespace
+
+PairView full_depth_view(const StereoEngine& engine, const ImageU8& left, const ImageU8& right,
+                         const ImageF32& leftf, const ImageF32& rightf, const ImageU16& left16,
+                         const ImageU16& right16, const StereoParams& params) {
+  return deepest_view(engine, left, right, leftf, rightf, left16, right16, params);
+}
+
+PairView full_depth_view(const StereoEngine& engine, const ImageRgb8& left, const ImageRgb8& right,
+                         const ImageF32& leftf, const ImageF32& rightf, const ImageU16& left16,
+                         const ImageU16& right16, const StereoParams& params) {
+  return deepest_view(engine, left, right, leftf, rightf, left16, right16, params);
+}
 
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
                                     const ImageF32& leftf, const ImageF32& rightf,
                                     const ImageU16& left16, const ImageU16& right16,
                                     const StereoParams& params) {
-  return match_deepest(engine, left, right, leftf, rightf, left16, right16, params);
+  FrameRequest request;
+  request.pair = full_depth_view(engine, left, right, leftf, rightf, left16, right16, params);
+  request.params = params;
+  return engine.compute(request);
 }
 
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageRgb8& left,
                                     const ImageRgb8& right, const ImageF32& leftf,
                                     const ImageF32& rightf, const ImageU16& left16,
                                     const ImageU16& right16, const StereoParams& params) {
-  return match_deepest(engine, left, right, leftf, rightf, left16, right16, params);
+  FrameRequest request;
+  request.pair = full_depth_view(engine, left, right, leftf, rightf, left16, right16, params);
+  request.params = params;
+  return engine.compute(request);
 }
 
 std::string float_input_fallback_note(const StereoEngine& engine, const StereoParams& params) {

@@ -65,7 +65,14 @@ void require_matching_pair(const ImageF32& left, const ImageF32& right);
 // rightf) when there are any and the engine takes them for `params` (supports_float_input),
 // else its 16-bit planes (left16, right16; supports_high_bit_depth), else the views: the gray
 // ones, or the colour ones, whose compute() matches gray unless colour weights apply. Empty
-// planes are skipped.
+// planes are skipped. full_depth_view() picks the planes for a request (they must outlive
+// submit()); match_at_full_depth() computes the frame at once.
+PairView full_depth_view(const StereoEngine& engine, const ImageU8& left, const ImageU8& right,
+                         const ImageF32& leftf, const ImageF32& rightf, const ImageU16& left16,
+                         const ImageU16& right16, const StereoParams& params);
+PairView full_depth_view(const StereoEngine& engine, const ImageRgb8& left, const ImageRgb8& right,
+                         const ImageF32& leftf, const ImageF32& rightf, const ImageU16& left16,
+                         const ImageU16& right16, const StereoParams& params);
 DisparityResult match_at_full_depth(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
                                     const ImageF32& leftf, const ImageF32& rightf,
                                     const ImageU16& left16, const ImageU16& right16,

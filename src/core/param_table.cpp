@@ -280,6 +280,22 @@ std::vector<ParamDescriptor> make_table() {
                          "difference) instead of gray level, so edges between colours of equal "
                          "brightness stay sharp. Needs colour input; the cost stays on gray.",
                          &StereoParams::colour_weights));
+  t.push_back(bool_param("temporal",
+                         "Temporal filter for live sources: smooth each pixel's disparity over "
+                         "frames, so a still scene stops flickering. Off for single pairs.",
+                         &StereoParams::temporal_filter));
+  t.push_back(float_param("temporal-alpha",
+                          "Temporal filter: how far each frame moves a pixel towards its new "
+                          "disparity (1 = no smoothing, 0.1 = very smooth but slow).",
+                          0.01, 1, &StereoParams::temporal_alpha));
+  t.push_back(float_param("temporal-delta",
+                          "Temporal filter: a change larger than this many px is taken at once "
+                          "(the scene moved), so moving edges leave no trail.",
+                          0, 64, &StereoParams::temporal_delta));
+  t.push_back(int_param("temporal-persistence",
+                        "Temporal filter: frames a pixel that turned invalid keeps its last "
+                        "disparity (0 = show holes at once).",
+                        0, 255, &StereoParams::temporal_persistence));
   return t;
 }
 

@@ -15,6 +15,9 @@ struct StageTiming {
 
 struct StageTimings {
   std::vector<StageTiming> stages;
+  // Engines with a device: the time from the frame's first GPU event (its upload) to its last
+  // (its download). A frame's wall time minus this is the host's own time. 0 on the host.
+  double device_span_ms = 0.0;
 
   void add(const std::string& stage, double ms) { stages.push_back({stage, ms}); }
   double total_ms() const {

@@ -21,22 +21,69 @@ class DeviceResult {
   virtual ~DeviceResult() = default;
 };
 
-// What an engine returns for one rectified pair, in the left view.
+// The pixels of a request's pair.
+enum class PixelFormat { Gray8, Rgb8, Gray16, GrayFloat };
+const char* pixel_format_name(PixelFormat format);
+
+// Where a request's pair lies: host memory, or device memory of the engine's GPU (the CUDA
+// engine; accepts_device_input()).
+enum class MemorySpace { Host, Device };
+
+// A stereo pair as a request borrows it: two dense row-major planes (stride = width) of one
+// format and size. Host planes are copied before submit() returns; device planes are read until
+// the frame is collected, so they must stay untouched until then.
+struct PairView {
+  PixelFormat format = PixelFormat::Gray8;
+  MemorySpace memory = MemorySpace::Host;
+  const void* left = nullptr;
+  const void* right = nullptr;
+  int width = 0, height = 0;
+  // Host images; both sizes are kept, so a mismatch is reported when the frame is computed.
+  static PairView of(const ImageU8& left, const ImageU8& right);
+  static PairView of(const ImageRgb8& left, const ImageRgb8& right);
+  static PairView of(const ImageU16& left, const ImageU16& right);
+  static PairView of(const ImageF32& left, const ImageF32& right);
+  int right_width = 0, right_height = 0;  // the right plane's size (equal when valid)
+  size_t bytes_per_pixel() const;
+};
+
+// What a frame's result carries: only what is asked for is computed, converted and copied.
+struct ResultParts {
+  bool fixed = true;             // disparity_fixed (1/16 px)
+  bool floating = true;          // disparity (float px)
+  bool confidence = true;        // confidence, when the parameters compute one
+  bool rectified_views = true;   // the rectified colour views, when the engine rectified them
+  bool device = false;           // the results kept on the engine's device, for a display
+  static ResultParts fixed_only() { return {true, false, false, false, false}; }
+};
+
+// One frame for an engine: the pair, its parameters, what to return, and, for a RAW pair that
+// the engine is to rectify, the maps (null: the pair is rectified already). Engines that cannot
+// rectify themselves (can_rectify() false) rectify such a pair on the host, bit for bit the same.
+struct FrameRequest {
+  PairView pair;
+  StereoParams params;
+  ResultParts want;
+  std::shared_ptr<const RectificationMaps> rectification;
+};
+
+// What an engine returns for one pair, in the left view. Each image is empty unless asked for
+// (ResultParts) and computed.
 struct DisparityResult {
   ImageF32 disparity;        // px, kInvalidDisparity (+inf) where no match survived
   ImageI16 disparity_fixed;  // the same in 1/16 px fixed point: the exact, comparable result
-  // Per-pixel confidence in [0, 1] (confidence.h), 0 where the selection found no match; empty
-  // unless the parameters ask for it (confidence, confidence-threshold or repair).
+  // Per-pixel confidence in [0, 1] (confidence.h), 0 where the selection found no match; only
+  // where the parameters ask for it (confidence, confidence-threshold or repair).
   ImageF32 confidence;
   StageTimings timings;
-  // Set only by an engine asked to keep device results (set_keep_device_results).
+  // want.device: the disparity still on the engine's device (the CUDA engine's DeviceDisparity).
   std::shared_ptr<const DeviceResult> device;
-  // Set only by an engine that rectified a colour pair itself (set_rectification): the rectified
-  // views the disparity belongs to, for the display.
+  // want.rectified_views, for a colour pair the request had rectified: the rectified views the
+  // disparity belongs to.
   ImageRgb8 rectified_left, rectified_right;
-  // Set only when both hold (device results kept, views rectified by the engine): the same views
-  // still on the engine's device (the CUDA engine's DeviceViews), for display without the host.
+  // Both: the same views still on the device (the CUDA engine's DeviceViews).
   std::shared_ptr<const DeviceResult> device_views;
+  int width = 0, height = 0;  // the frame's size, whatever was returned
 };
 
 // What one frame costs an engine, estimated before anything is allocated, so that a frame that
@@ -48,52 +95,49 @@ struct FrameCost {
   double seconds = 0.0;       // expected time of the frame; 0 when not estimated (fast engines)
 };
 
-// The contract shared by the CPU reference engine and the CUDA engine: the same parameters give
-// the same disparities (bit for bit on integer pipelines). compute() validates its inputs and
-// throws InputError for bad parameters or mismatched images, RuntimeError for failures.
+// The contract shared by the CPU engines and the CUDA engine: the same parameters give the same
+// disparities (bit for bit on integer pipelines). One interface for every caller: submit() queues
+// a frame and returns at once, collect() returns the frames in the order they were submitted, so
+// a frame loop keeps the engine busy while it uses the previous result (the CUDA engine uploads
+// the next pair while it computes; the CPU engines compute on their own worker thread).
+// A bad frame (parameters, sizes) does not stop the stream: its collect() throws its InputError
+// (RuntimeError for a failure), and the frames after it are computed as usual.
 class StereoEngine {
  public:
   virtual ~StereoEngine() = default;
   virtual std::string name() const = 0;
-  virtual DisparityResult compute(const ImageU8& left, const ImageU8& right,
-                                  const StereoParams& params) = 0;
-  // Colour input: engines that can use colour (ESAW / ESMP's adaptive weights with
-  // `colour-weights` on, uses_colour_weights in esaw_aggregation.h) override this; every other
-  // case matches the gray views (to_gray), bit for bit as compute() on them.
-  virtual DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
-                                  const StereoParams& params) {
-    return compute(to_gray(left), to_gray(right), params);
-  }
+
+  // Queues a frame. Never throws for the frame's content; see PairView for the planes' lifetime.
+  virtual void submit(const FrameRequest& request) = 0;
+  // The oldest submitted frame, waiting for it; its images land in `result`, whose buffers are
+  // reused when their sizes fit (a frame loop that keeps one result allocates nothing). Throws
+  // the frame's error, and RuntimeError when no frame was submitted.
+  virtual void collect(DisparityResult& result) = 0;
+  DisparityResult collect();
+  // Frames submitted and not yet collected.
+  virtual int frames_in_flight() const = 0;
+
+  // One frame, synchronously: submit() then collect(); only with no frame in flight.
+  DisparityResult compute(const FrameRequest& request);
+  DisparityResult compute(const ImageU8& left, const ImageU8& right, const StereoParams& params);
+  // Colour input: ESAW / ESMP with `colour-weights` (uses_colour_weights in esaw_aggregation.h)
+  // weigh with the left colour image; everything else matches the gray views (to_gray).
+  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right, const StereoParams& params);
   // 16-bit gray input: the census compares the full 16-bit values, everything after it is the
-  // 8-bit pipeline (high_bit_depth.h). Engines that can say so in supports_high_bit_depth(); this
-  // default refuses with an InputError, since a silent reduction to 8 bits would lose the data.
-  virtual DisparityResult compute(const ImageU16& /*left*/, const ImageU16& /*right*/,
-                                  const StereoParams& params) {
-    throw InputError("the " + name() + " engine cannot take 16-bit input (" + params.algorithm +
-                     ")");
-  }
-  // Whether compute(ImageU16, ...) handles `params` (census algorithms).
+  // 8-bit pipeline (high_bit_depth.h); engines that cannot say so in supports_high_bit_depth()
+  // and refuse with an InputError, since a silent reduction to 8 bits would lose the data.
+  DisparityResult compute(const ImageU16& left, const ImageU16& right, const StereoParams& params);
+  // Float gray input, the same way (NaN = missing; the rest on the pair's 8-bit view).
+  DisparityResult compute(const ImageF32& left, const ImageF32& right, const StereoParams& params);
+
+  // Whether 16-bit / float input is matched at full depth with `params` (census algorithms).
   virtual bool supports_high_bit_depth(const StereoParams& /*params*/) const { return false; }
-  // Float gray input, the same way: the census compares the float values (NaN = missing), the
-  // rest is the 8-bit pipeline on the pair's 8-bit view (high_bit_depth.h, float_view_range).
-  virtual DisparityResult compute(const ImageF32& /*left*/, const ImageF32& /*right*/,
-                                  const StereoParams& params) {
-    throw InputError("the " + name() + " engine cannot take float input (" + params.algorithm +
-                     ")");
-  }
-  // Whether compute(ImageF32, ...) handles `params` (census algorithms).
   virtual bool supports_float_input(const StereoParams& /*params*/) const { return false; }
-  // Rectification inside the engine (the CUDA engine's GPU remap, shared/ARCHITECTURE.md): after
-  // this call compute() takes RAW pairs of the maps' size and rectifies them (remap.h, bit for
-  // bit as remap_bilinear on the host) before matching; colour pairs come back with their
-  // rectified views. Null turns it off. Returns false, changing nothing, where the engine cannot
-  // (the CPU engine): the caller rectifies on the host.
-  virtual bool set_rectification(std::shared_ptr<const RectificationMaps> /*maps*/) {
-    return false;
-  }
-  // Asks for DisparityResult::device on later frames (for CUDA-GL interop); engines that have no
-  // device ignore it.
-  virtual void set_keep_device_results(bool /*keep*/) {}
+  // Whether a request's rectification runs in the engine (the CUDA engine's GPU remap,
+  // shared/ARCHITECTURE.md) rather than on the host before matching.
+  virtual bool can_rectify() const { return false; }
+  // Whether requests may hold device planes (MemorySpace::Device).
+  virtual bool accepts_device_input() const { return false; }
   // False for an algorithm this engine has no implementation of (a frontend then routes the
   // frame to the CPU reference instead).
   virtual bool supports(const StereoParams& /*params*/) const { return true; }

@@ -115,6 +115,9 @@ std::vector<std::string> StereoParams::validate() const {
   check_float_range(problems, "cost scale lambda", ad_lambda, 0.001f, 100.0f);
   check_float_range(problems, "ESMP smoothness slope c", esmp_c, 0.0f, 100.0f);
   check_float_range(problems, "ESMP smoothness cap eta", esmp_eta, 0.0f, 10.0f);
+  check_float_range(problems, "temporal alpha", temporal_alpha, 0.01f, 1.0f);
+  check_float_range(problems, "temporal delta", temporal_delta, 0.0f, 64.0f);
+  check_range(problems, "temporal persistence", temporal_persistence, 0, 255);
   // Only for counts and levels in range: the shift below must not reach 32 bits.
   if (pyramid_levels > 0 && pyramid_levels <= 4 && num_disparities >= 1 && num_disparities <= 256) {
     // The coarsest level searches ceil(num_disparities / 2^levels) candidates; it needs at least 2.
@@ -145,7 +148,9 @@ bool StereoParams::operator==(const StereoParams& o) const {
          esaw_step_base == o.esaw_step_base && esaw_gamma_c == o.esaw_gamma_c &&
          esaw_gamma_p == o.esaw_gamma_p && ad_tau == o.ad_tau && ad_lambda == o.ad_lambda &&
          esmp_c == o.esmp_c && esmp_eta == o.esmp_eta &&
-         half_costs == o.half_costs && colour_weights == o.colour_weights;
+         half_costs == o.half_costs && colour_weights == o.colour_weights &&
+         temporal_filter == o.temporal_filter && temporal_alpha == o.temporal_alpha &&
+         temporal_delta == o.temporal_delta && temporal_persistence == o.temporal_persistence;
 }
 
 void require_valid(const StereoParams& params) {

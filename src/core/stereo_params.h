@@ -94,6 +94,16 @@ struct StereoParams {
   // difference, esaw_aggregation.cpp) when the engine is given colour images; gray otherwise.
   bool colour_weights = true;
 
+  // Temporal filter for live sources (temporal_filter_math.h): each pixel moves `temporal_alpha`
+  // of the way from its previous output towards the new disparity, unless they differ by more
+  // than `temporal_delta` px (the scene moved: it takes the new value at once); an invalid pixel
+  // keeps its previous value for up to `temporal_persistence` frames. It runs before hole filling
+  // (the RealSense order); the engine keeps its state per stream.
+  bool temporal_filter = false;
+  float temporal_alpha = 0.4f;    // 0.01..1 (1 = no smoothing)
+  float temporal_delta = 1.5f;    // 0..64 px
+  int temporal_persistence = 3;   // 0..255 frames
+
   // Every problem found, each as a complete sentence naming the field and the value;
   // empty when the parameters are usable.
   std::vector<std::string> validate() const;

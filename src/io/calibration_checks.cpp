@@ -106,6 +106,14 @@ std::string q_problem(const Matrix4& Q) {
   return {};
 }
 
+std::string fisheye_distortion_problem(const std::vector<double>& D) {
+  if (D.size() != 4) {
+    return "must hold the fisheye model's 4 coefficients (k1 k2 k3 k4), got " +
+           std::to_string(D.size());
+  }
+  return {};
+}
+
 std::string roi_problem(const PixelRect& roi) {
   if (roi.x < 0 || roi.y < 0 || roi.width <= 0 || roi.height <= 0) {
     return "is not a rectangle in the image " + rect_text(roi);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "src/io/stereo_calibration.h"
 
@@ -20,6 +21,8 @@ std::string translation_problem(const std::array<double, 3>& T);
 std::string projection_problem(const Matrix34& P, bool second);
 // stereoRectify's disparity-to-depth matrix (geometry_from_q reads it).
 std::string q_problem(const Matrix4& Q);
+// Fisheye (equidistant) distortion: exactly k1 k2 k3 k4.
+std::string fisheye_distortion_problem(const std::vector<double>& D);
 // A valid-pixel rectangle of positive size at non-negative coordinates.
 std::string roi_problem(const PixelRect& roi);
 

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kExtensions[] = {".yml", ".yaml", ".xml", ".json"};
+const char* const kExtensions[] = {".yml", ".yaml", ".xml", ".json", ".conf"};
 
 bool has_calibration_extension(const fs::path& path) {
   const std::string ext = path.extension().string();
@@ -41,6 +41,14 @@ std::vector<std::string> files_of_folder(const fs::path& dir) {
   const std::string intrinsics = find_by_stem(dir, "intrinsics");
   const std::string extrinsics = find_by_stem(dir, "extrinsics");
   if (!intrinsics.empty() && !extrinsics.empty()) return {intrinsics, extrinsics};
+  // A ROS camera_info pair and EuRoC's mav0 folder name their cameras' files this way.
+  const std::string left = find_by_stem(dir, "left"), right = find_by_stem(dir, "right");
+  if (!left.empty() && !right.empty()) return {left, right};
+  std::error_code exists_error;
+  if (fs::exists(dir / "cam0" / "sensor.yaml", exists_error) &&
+      fs::exists(dir / "cam1" / "sensor.yaml", exists_error)) {
+    return {(dir / "cam0" / "sensor.yaml").string(), (dir / "cam1" / "sensor.yaml").string()};
+  }
   std::vector<std::string> candidates;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -52,9 +60,9 @@ std::vector<std::string> files_of_folder(const fs::path& dir) {
   for (const std::string& name : candidates) listed += (listed.empty() ? "" : ", ") + name;
   throw InputError("calibration folder '" + dir.string() +
                    "' holds no intrinsics.yml and extrinsics.yml (" +
-                   (listed.empty() ? "no .yml, .yaml, .xml or .json file at all"
+                   (listed.empty() ? "no .yml, .yaml, .xml, .json or .conf file at all"
                                    : "but " + listed) +
-                   "): name the file(s) with --calib FILE or --calib A,B");
+                   "), nor left.yaml and right.yaml, nor cam0/sensor.yaml and cam1/sensor.yaml: name the file(s) with --calib FILE or --calib A,B");
 }
 
 // An upper bound on how deep brackets (YAML, JSON) or elements (XML) nest. Brackets count

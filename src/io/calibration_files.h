@@ -10,8 +10,9 @@ namespace sv {
 //   - one file;
 //   - files separated by commas, read as one calibration (OpenCV's stereo_calib sample writes
 //     intrinsics.yml and extrinsics.yml);
-//   - a folder: its intrinsics.* and extrinsics.* (yml, yaml, xml or json), or else its only
-//     file of those kinds.
+//   - a folder: its intrinsics.* and extrinsics.* (yml, yaml, xml or json), else left.* and
+//     right.* (a ROS camera_info pair), else cam0/sensor.yaml and cam1/sensor.yaml (EuRoC's mav0),
+//     else its only file of those kinds or .conf (a ZED's).
 // A path that exists as written is one file even when it holds a comma. InputError naming what
 // is missing: a file, an empty name in the list, a folder without calibration files.
 std::vector<std::string> calibration_file_paths(const std::string& spec);

@@ -26,7 +26,8 @@ cv::Mat roi_mat(const PixelRect& r) { return (cv::Mat_<int>(1, 4) << r.x, r.y, r
 std::string stereo_calibration_yaml(const StereoCalibration& c) {
   cv::FileStorage fs(".yaml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
   fs << "image_width" << c.width << "image_height" << c.height;
-  fs << "distortion_model" << (c.fisheye ? "fisheye" : "pinhole");
+  fs << "distortion_model"
+     << (c.distortion_model == DistortionModel::kFisheye ? "fisheye" : "pinhole");
   if (c.has_intrinsics) {
     fs << "K1" << mat_of(c.K1, 3, 3) << "D1" << mat_of(c.D1) << "K2" << mat_of(c.K2, 3, 3) << "D2"
        << mat_of(c.D2);

@@ -2,12 +2,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <opencv2/core.hpp>
 
 #include "src/core/byte_count.h"
 #include "src/core/error.h"
 #include "src/io/calibration_checks.h"
 #include "src/io/calibration_files.h"
+#include "src/io/camera_pair_formats.h"
 
 namespace sv {
 namespace {
@@ -218,22 +220,6 @@ void read_image_size(const CalibrationFiles& files, StereoCalibration& c) {
   c.height = image_side(size, m.at<double>(1));
 }
 
-// distortion_model: "fisheye" (or "equidistant") says D1 D2 are cv::fisheye's k1..k4.
-void read_lens_model(const CalibrationFiles& files, StereoCalibration& c, const Entry& d1) {
-  const Entry model = files.find({"distortion_model"});
-  if (!model.found()) return;
-  const std::string name = model.node.isString() ? model.node.string() : "";
-  if (name == "fisheye" || name == "equidistant") {
-    c.fisheye = true;
-  } else if (name != "pinhole" && name != "plumb_bob" && name != "rational_polynomial") {
-    throw InputError(model.where() + " must be pinhole or fisheye, got '" + name + "'");
-  }
-  if (c.fisheye && (c.D1.size() != 4 || c.D2.size() != 4)) {
-    throw InputError(d1.where() + ": the fisheye model has 4 distortion coefficients (k1..k4) "
-                     "per camera");
-  }
-}
-
 PixelRect read_roi(const Entry& entry) {
   const cv::Mat m = read_matrix(entry);
   if (m.total() != 4 || (m.rows != 1 && m.cols != 1)) {
@@ -293,10 +279,47 @@ void scale_q(Matrix4& Q, double s) {
   }
 }
 
+// The optional distortion_model entry: OpenCV's pinhole model unless it names the fisheye one.
+DistortionModel read_distortion_model(const CalibrationFiles& files) {
+  const Entry entry = files.find({"distortion_model"});
+  if (!entry.found()) return DistortionModel::kPinhole;
+  const std::string name = entry.node.isString() ? entry.node.string() : "";
+  if (name == "fisheye" || name == "equidistant") return DistortionModel::kFisheye;
+  if (name == "pinhole" || name == "plumb_bob" || name == "radtan" || name == "rational_polynomial") {
+    return DistortionModel::kPinhole;
+  }
+  throw InputError(entry.where() + " must be fisheye (or equidistant) or pinhole (plumb_bob, "
+                   "radtan, rational_polynomial), got '" + name + "'");
+}
+
+// The calibration of `choices` (one per size) that fits width x height: the one made for it, else
+// the first that fit_calibration_to_size can rescale.
+const StereoCalibration& choose_size(const StereoCalibration& c, int width, int height) {
+  for (const StereoCalibration& choice : c.per_size) {
+    if (choice.width == width && choice.height == height) return choice;
+  }
+  std::string sizes;
+  for (const StereoCalibration& choice : c.per_size) {
+    try {
+      fit_calibration_to_size(choice, width, height);
+      return choice;
+    } catch (const InputError&) {
+      sizes += (sizes.empty() ? "" : ", ") + size_text(choice.width, choice.height);
+    }
+  }
+  throw InputError("calibration '" + c.path + "' holds calibrations for " + sizes +
+                   " but the source delivers " + size_text(width, height) +
+                   " (not one of them, nor a whole multiple or fraction of one)");
+}
+
 }  // namespace
 
 StereoCalibration load_stereo_calibration(const std::string& spec) {
-  const CalibrationFiles files(calibration_file_paths(spec));
+  const std::vector<std::string> paths = calibration_file_paths(spec);
+  if (std::optional<StereoCalibration> converted = read_camera_pair_format(paths)) {
+    return *converted;
+  }
+  const CalibrationFiles files(paths);
   StereoCalibration c;
   c.path = files.description();
   read_image_size(files, c);
@@ -312,7 +335,11 @@ StereoCalibration load_stereo_calibration(const std::string& spec) {
     refuse_if(camera_matrix_problem(c.K2), k2);
     c.D1 = read_distortion(d1);
     c.D2 = read_distortion(d2);
-    read_lens_model(files, c, d1);
+    c.distortion_model = read_distortion_model(files);
+    if (c.distortion_model == DistortionModel::kFisheye) {
+      refuse_if(fisheye_distortion_problem(c.D1), d1);
+      refuse_if(fisheye_distortion_problem(c.D2), d2);
+    }
     c.has_intrinsics = true;
   }
   const Entry r = files.find({"R"});
@@ -361,6 +388,9 @@ StereoCalibration load_stereo_calibration(const std::string& spec) {
 
 StereoCalibration fit_calibration_to_size(const StereoCalibration& calibration, int width,
                                           int height) {
+  if (!calibration.per_size.empty()) {
+    return fit_calibration_to_size(choose_size(calibration, width, height), width, height);
+  }
   if (calibration.width == 0) {
     check_assumed_image_size(calibration, width, height);
     StereoCalibration assumed = calibration;

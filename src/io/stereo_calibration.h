@@ -15,6 +15,10 @@ struct PixelRect {
   int x = 0, y = 0, width = 0, height = 0;
 };
 
+// How the lenses bend rays: OpenCV's pinhole model (radial-tangential, rational, thin prism,
+// tilted: 4 to 14 coefficients) or its fisheye model (equidistant, k1 k2 k3 k4), one for both.
+enum class DistortionModel { kPinhole, kFisheye };
+
 // A stereo calibration in OpenCV's model (the names stereoCalibrate and stereoRectify use).
 // Camera 2 coordinates are X2 = R X1 + T; distortion coefficients are OpenCV's
 // (k1 k2 p1 p2 [k3 [k4 k5 k6 [s1 s2 s3 s4 [tx ty]]]]).
@@ -24,10 +28,9 @@ struct StereoCalibration {
   int height = 0;
 
   bool has_intrinsics = false;  // K1 D1 K2 D2
-  // D1 D2 are the fisheye model's k1..k4 (cv::fisheye; distortion_model: fisheye in the file).
-  bool fisheye = false;
   Matrix3 K1{}, K2{};
   std::vector<double> D1, D2;
+  DistortionModel distortion_model = DistortionModel::kPinhole;
 
   bool has_extrinsics = false;  // R T
   Matrix3 R{};
@@ -40,6 +43,10 @@ struct StereoCalibration {
 
   bool has_valid_rois = false;  // ValidRoi1 ValidRoi2: stereoRectify's valid pixels, x y w h
   PixelRect valid_roi1, valid_roi2;
+
+  // A file that holds one calibration per image size (the ZED's .conf): each of them, whose
+  // path names its sections; fit_calibration_to_size takes the one for the source's size.
+  std::vector<StereoCalibration> per_size;
 };
 
 // Reads a calibration from OpenCV FileStorage files (YAML, XML or JSON, by content): `spec` is
@@ -47,17 +54,20 @@ struct StereoCalibration {
 // they hold either
 //   K1 D1 K2 D2 R T (also spelled M1/M2, cameraMatrix1/2, distCoeffs1/2), or
 //   R1 R2 P1 P2 Q (with K1 D1 K2 D2 when the input still needs undistorting),
-// optionally ValidRoi1 ValidRoi2, optionally distortion_model (pinhole, or fisheye / equidistant
-// for cv::fisheye's k1..k4, which must then be 4 terms), and optionally the image size as image_width + image_height,
+// optionally distortion_model (fisheye or equidistant: OpenCV's fisheye model with 4 terms),
+// optionally ValidRoi1 ValidRoi2, and optionally the image size as image_width + image_height,
 // or image_size / imageSize as [w, h] (without it, the size is the source's: see
 // fit_calibration_to_size). An entry in two files must have the same value in both.
 // InputError naming the file and the entry: missing, unreadable, not FileStorage, a matrix of
 // the wrong shape, a value that is not finite, values no camera pair has (calibration_checks.h),
 // principal points outside a stated image size, or neither set complete (the message lists the
-// keys found).
+// keys found). The other formats stereo cameras ship (ROS camera_info pairs, Kalibr camchains,
+// ASL sensor.yaml pairs, ZED .conf files) are told apart by content and converted to this model
+// (camera_pair_formats.h).
 StereoCalibration load_stereo_calibration(const std::string& spec);
 
-// The calibration for images of width x height. The same size returns it unchanged; a whole
+// The calibration for images of width x height. One with calibrations per size takes the one made
+// for width x height, else the first that fits by the rules below. The same size returns it unchanged; a whole
 // multiple or whole fraction of its size, the same factor on both axes (1280x720 -> 640x360 or
 // 2560x1440), rescales every pixel-unit value (focal lengths, principal points, P, Q, ROIs),
 // keeping pixel centres aligned; anything else is an InputError that gives both sizes. A

@@ -376,7 +376,7 @@ CalibrationResult StereoCalibrator::calibrate(const CalibrationProgress& progres
   StereoCalibration& c = result.calibration;
   c.width = width_;
   c.height = height_;
-  c.fisheye = fisheye;
+  c.distortion_model = fisheye ? DistortionModel::kFisheye : DistortionModel::kPinhole;
   c.has_intrinsics = c.has_extrinsics = c.has_rectification = true;
   c.K1 = array_from<9>(fit.K1);
   c.K2 = array_from<9>(fit.K2);

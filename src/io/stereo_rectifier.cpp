@@ -1,5 +1,6 @@
 #include "src/io/stereo_rectifier.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -83,14 +84,16 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
   }
   const cv::Size size(width, height);
   cv::Mat R1, R2, P1, P2, Q;
+  const bool fisheye = c.distortion_model == DistortionModel::kFisheye;
   if (c.has_intrinsics && c.has_extrinsics) {
     try {
-      if (c.fisheye) {
-        // The fisheye model's balance plays alpha's part (0: only valid pixels).
+      if (fisheye) {
+        // The fisheye model has no alpha; its balance (0: the focal length that keeps only valid
+        // pixels, 1: the one that keeps every source pixel) means the same.
         cv::fisheye::stereoRectify(to_mat(c.K1, 3, 3), to_mat(c.D1), to_mat(c.K2, 3, 3),
                                    to_mat(c.D2), size, to_mat(c.R, 3, 3), to_mat(c.T, 3, 1), R1,
                                    R2, P1, P2, Q, cv::CALIB_ZERO_DISPARITY, size,
-                                   alpha < 0.0 ? 0.0 : alpha, 1.0);
+                                   alpha < 0.0 ? 0.0 : alpha);
       } else {
         cv::stereoRectify(to_mat(c.K1, 3, 3), to_mat(c.D1), to_mat(c.K2, 3, 3), to_mat(c.D2),
                           size, to_mat(c.R, 3, 3), to_mat(c.T, 3, 1), R1, R2, P1, P2, Q,
@@ -99,8 +102,10 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
     } catch (const cv::Exception& e) {
       throw InputError("calibration '" + c.path + "' cannot be rectified: " + e.what());
     }
-    summary_ = "rectifying " + size_text(width, height) + " with " + c.path + " (alpha " +
-               alpha_text(alpha) + ")";
+    summary_ = "rectifying " + size_text(width, height) + " with " + c.path +
+               (fisheye ? " (fisheye model, balance " + alpha_text(std::max(alpha, 0.0))
+                        : " (alpha " + alpha_text(alpha)) +
+               ")";
   } else {
     R1 = to_mat(c.R1, 3, 3);
     R2 = to_mat(c.R2, 3, 3);
@@ -137,19 +142,18 @@ StereoRectifier::StereoRectifier(const StereoCalibration& calibration, int width
   if (!c.has_intrinsics) return;
 
   remaps_ = true;
-  const auto build_map = [&](const cv::Mat& K, const cv::Mat& D, const cv::Mat& R,
-                             const cv::Mat& P, cv::Size map_size, int type, cv::Mat& map_x,
-                             cv::Mat& map_y) {
-    if (c.fisheye) {
-      cv::fisheye::initUndistortRectifyMap(K, D, R, P, map_size, type, map_x, map_y);
+  const auto undistort_rectify_map = [&](const Matrix3& K, const std::vector<double>& D,
+                                         const cv::Mat& R, const cv::Mat& P, cv::Mat& map_x,
+                                         cv::Mat& map_y) {
+    if (fisheye) {
+      cv::fisheye::initUndistortRectifyMap(to_mat(K, 3, 3), to_mat(D), R, P, size, CV_32FC1,
+                                           map_x, map_y);
     } else {
-      cv::initUndistortRectifyMap(K, D, R, P, map_size, type, map_x, map_y);
+      cv::initUndistortRectifyMap(to_mat(K, 3, 3), to_mat(D), R, P, size, CV_32FC1, map_x, map_y);
     }
   };
-  build_map(to_mat(c.K1, 3, 3), to_mat(c.D1), R1, P1, size, CV_32FC1, cv_maps_->left_x,
-            cv_maps_->left_y);
-  build_map(to_mat(c.K2, 3, 3), to_mat(c.D2), R2, P2, size, CV_32FC1, cv_maps_->right_x,
-            cv_maps_->right_y);
+  undistort_rectify_map(c.K1, c.D1, R1, P1, cv_maps_->left_x, cv_maps_->left_y);
+  undistort_rectify_map(c.K2, c.D2, R2, P2, cv_maps_->right_x, cv_maps_->right_y);
   if (exchange_cameras) {
     std::swap(cv_maps_->left_x, cv_maps_->right_x);
     std::swap(cv_maps_->left_y, cv_maps_->right_y);

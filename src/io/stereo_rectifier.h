@@ -12,8 +12,8 @@ namespace sv {
 // Rectification of one camera pair at one image size, built once:
 //   - with R and T (and K1 D1 K2 D2): stereoRectify with CALIB_ZERO_DISPARITY and `alpha`
 //     (0: only valid pixels, 1: every source pixel kept, -1: OpenCV's default), then
-//     initUndistortRectifyMap per view (their cv::fisheye forms for a fisheye calibration, whose
-//     balance is alpha);
+//     initUndistortRectifyMap per view (for the fisheye model cv::fisheye's, with `alpha` as its
+//     balance, -1 taken as 0);
 //   - with R1 R2 P1 P2 Q and K1 D1 K2 D2 but no R T: those transforms as they are (alpha has no
 //     effect: the file fixed the rectified views);
 //   - with only R1 R2 P1 P2 Q: the input is taken as rectified already, nothing is remapped and Q

@@ -2,6 +2,7 @@
 // layout the loader knows, and (when present) on the shared Middlebury data.
 
 #include "src/app/eval_command.h"
+#include "src/app/eval_pictures.h"
 
 #include <gtest/gtest.h>
 
@@ -21,6 +22,7 @@
 #include "src/io/dataset_loader.h"
 #include "src/io/png_io.h"
 #include "tests/support/fifo_guard.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -583,11 +585,11 @@ TEST(EvalCommand, UsesTheDatasetRangeUnlessDisparitiesWereGiven) {
 
 // An engine whose frames need more memory than any machine has (4 EiB), and a slow one: eval
 // checks each pair's size before it computes it (issue 17).
-class CostedEngine : public StereoEngine {
+class CostedEngine : public test::FakeEngine {
  public:
   explicit CostedEngine(FrameCost cost) : cost_(cost) {}
   std::string name() const override { return "costed"; }
-  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+  DisparityResult match(const ImageU8& left, const ImageU8&, const StereoParams&) override {
     ++computed;
     DisparityResult result;
     result.disparity = ImageF32(left.width(), left.height(), 1.0f);
@@ -641,6 +643,84 @@ TEST(EvalCommand, FailuresReturnOneWithTheReason) {
   EXPECT_EQ(failing.code, 1);
   EXPECT_TRUE(contains(failing.err, "engine exploded")) << failing.err;
   EXPECT_TRUE(contains(failing.err, "pair")) << failing.err;
+}
+
+// --out: the pictures decode at their sizes, the error map colours exactly the bad pixels (an
+// invalid one in the non-occluded area, an error in an occluded column), the page has the table.
+TEST(EvalCommand, OutWritesPicturesAndASummaryPage) {
+  TempDir tmp;
+  const fs::path dir = tmp.sub("pair");
+  write_middlebury_2003(dir);  // nonocc columns 0..7, all 0..9, row 0 unknown
+  EvalOptions options;
+  options.dataset_dir = dir.string();
+  options.out_dir = (tmp.path() / "report" / "run1").string();
+  const EvalComputeFn compute = [](const ImageRgb8&, const ImageRgb8&, const StereoParams&) {
+    ImageF32 d = small_truth();
+    for (int y = 0; y < kH; ++y)
+      for (int x = 0; x < kW; ++x) d.at(x, y) = truth_at(x, 1);
+    d.at(3, 2) = kInvalidDisparity;       // bad, not occluded
+    d.at(8, 4) = truth_at(8, 4) + 3.0f;   // bad, occluded (in all, not in nonocc)
+    d.at(5, 1) = truth_at(5, 1) + 0.75f;  // good
+    d.at(11, 3) = truth_at(11, 3) + 5.0f; // outside "all": not evaluated
+    return EvalComputeResult{d, 1.0};
+  };
+  const EvalRun run = run_eval(options, compute);
+  ASSERT_EQ(run.code, 0) << run.err;
+
+  const fs::path report = tmp.path() / "report" / "run1";
+  const ImageRgb8 pictures = read_image_rgb((report / "pair-disparity.png").string());
+  EXPECT_TRUE(pictures.same_size(2 * kW, kH));
+  const ImageRgb8 errors = read_image_rgb((report / "pair-errors.png").string());
+  ASSERT_TRUE(errors.same_size(kW, kH));
+  for (int y = 0; y < kH; ++y) {
+    for (int x = 0; x < kW; ++x) {
+      const Rgb8 p = errors.at(x, y);
+      const bool coloured = !(p.r == p.g && p.g == p.b);
+      const bool bad = (x == 3 && y == 2) || (x == 8 && y == 4);
+      EXPECT_EQ(coloured, bad) << x << "," << y;
+    }
+  }
+  EXPECT_NE(errors.at(3, 2), errors.at(8, 4));  // occluded ones apart
+  // The estimate's invalid pixel is magenta beside the truth's colour at that place.
+  EXPECT_EQ(pictures.at(3, 2), (Rgb8{255, 0, 255}));
+  EXPECT_NE(pictures.at(kW + 3, 2), (Rgb8{255, 0, 255}));
+  EXPECT_EQ(pictures.at(kW + 3, 0), (Rgb8{255, 0, 255}));  // row 0: truth unknown
+
+  std::ifstream page_file(report / "summary.md");
+  const std::string page((std::istreambuf_iterator<char>(page_file)), std::istreambuf_iterator<char>());
+  // The printed table, row for row (the header line is the page's title).
+  const std::string table = run.out.substr(run.out.find("\n\n") + 2);
+  EXPECT_TRUE(contains(page, table)) << page;
+  EXPECT_TRUE(contains(page, "![pair: disparity | ground truth](pair-disparity.png)")) << page;
+  EXPECT_TRUE(contains(page, "![pair: errors](pair-errors.png)")) << page;
+  // 1 bad of 40 nonocc pixels = 2.5 %; 2 of 50 = 4 %.
+  EXPECT_TRUE(contains(page, "bad-1 nonocc 2.50 % all 4.00 %")) << page;
+}
+
+TEST(EvalCommand, OutThatCannotBeAFolderFailsBeforeComputing) {
+  TempDir tmp;
+  const fs::path dir = tmp.sub("pair");
+  write_middlebury_2003(dir);
+  std::ofstream(tmp.path() / "a_file") << "x";
+  EvalOptions options;
+  options.dataset_dir = dir.string();
+  options.out_dir = (tmp.path() / "a_file" / "report").string();
+  bool computed = false;
+  const EvalRun run = run_eval(options, [&](const ImageRgb8& l, const ImageRgb8& r,
+                                            const StereoParams& p) {
+    computed = true;
+    return truth_based(0.0f)(l, r, p);
+  });
+  EXPECT_EQ(run.code, 1);
+  EXPECT_FALSE(computed);
+  EXPECT_TRUE(contains(run.err, "--out")) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+}
+
+TEST(EvalPictures, FileStemsAreSafeNames) {
+  EXPECT_EQ(EvalPictures::file_stem("training/000001_10"), "training_000001_10");
+  EXPECT_EQ(EvalPictures::file_stem(".."), "pair");
+  EXPECT_EQ(EvalPictures::file_stem("a b:c"), "a_b_c");
 }
 
 // ---- the shared data, when present -------------------------------------------------------------

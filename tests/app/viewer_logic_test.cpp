@@ -18,13 +18,17 @@
 #include "src/core/error.h"
 #include "src/core/param_table.h"
 #include "tests/app/process_runner.h"
+#include "src/core/disparity.h"
+#include "ui/colour_range_tracker.h"
 #include "ui/engine_choice.h"
+#include "ui/region_probe.h"
 #include "ui/frame_layout.h"
 #include "src/app/help_table.h"
 #include "src/core/output_folders.h"
 #include "ui/output_paths.h"
 #include "ui/script_run.h"
 #include "ui/viewer_options.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -110,6 +114,89 @@ TEST(ViewerCommandLine, TheBlockMatchingWindowAndTheWindowSizeHaveTheirOwnFlags)
   EXPECT_THROW(parse_viewer({"--calib", "rig.yaml"}), ViewerUsageError);
   EXPECT_FALSE(parse_viewer({"--hide-timings"}).settings.show_timings);
   EXPECT_TRUE(parse_viewer({}).settings.show_timings);
+}
+
+TEST(ColourRangeTracker, ModesAndTheSmoothedRangeFollowTheFramesSlowly) {
+  StereoParams params;
+  params.num_disparities = 64;
+  ImageF32 frame(100, 1, 10.0f);
+  for (int x = 0; x < 100; ++x) frame.at(x, 0) = 10.0f + 0.2f * x;  // 10 .. 29.8
+  frame.at(0, 0) = kInvalidDisparity;
+  ColourRangeTracker tracker;
+  ColorRange mode;
+  tracker.update(mode, params, frame, 1, 0.0);
+  EXPECT_FLOAT_EQ(tracker.range().lo, 0.0f);  // search range
+  EXPECT_FLOAT_EQ(tracker.range().hi, 63.0f);
+  EXPECT_EQ(tracker.histogram().counts.size(), size_t{ColourRangeTracker::kHistogramBins});
+  EXPECT_EQ(tracker.histogram().invalid, 1u);
+  EXPECT_FLOAT_EQ(tracker.histogram().range.hi, 63.0f);
+  mode.mode = ColorRangeMode::Auto;
+  tracker.update(mode, params, frame, 1, 0.0);
+  EXPECT_FLOAT_EQ(tracker.range().lo, 10.2f);
+  mode.mode = ColorRangeMode::Fixed;
+  mode.fixed_min = -5.0f, mode.fixed_max = 80.0f;
+  tracker.update(mode, params, frame, 2, 0.0);
+  EXPECT_FLOAT_EQ(tracker.range().hi, 80.0f);
+  EXPECT_FLOAT_EQ(tracker.histogram().range.lo, -5.0f);  // the axis holds the colour range
+  EXPECT_FLOAT_EQ(tracker.histogram().range.hi, 80.0f);
+
+  // Smoothed: the first frame's 1..99 % at once, then a frame twice as far only partly.
+  mode.mode = ColorRangeMode::Smoothed;
+  tracker.update(mode, params, frame, 3, 1.0);
+  const DisparityRange first = tracker.range();
+  EXPECT_NEAR(first.lo, 10.4, 0.6);
+  EXPECT_NEAR(first.hi, 29.6, 0.6);
+  ImageF32 far = frame;
+  for (float& d : far.pixels()) d = std::isfinite(d) ? d * 2.0f : d;
+  tracker.update(mode, params, far, 4, 1.0 + 1.0 / 30.0);
+  EXPECT_GT(tracker.range().hi, first.hi);
+  EXPECT_LT(tracker.range().hi, first.hi + 0.1 * (2.0f * first.hi - first.hi));
+  // The same frame again (no new sequence) does not move it.
+  const float held = tracker.range().hi;
+  tracker.update(mode, params, far, 4, 5.0);
+  EXPECT_FLOAT_EQ(tracker.range().hi, held);
+  for (int i = 0; i < 200; ++i) tracker.update(mode, params, far, 5 + i, 2.0 + i / 30.0);
+  EXPECT_NEAR(tracker.range().hi, 2.0 * first.hi, 1.2);
+}
+
+TEST(RegionProbe, ComputesForANewRectangleAtOnceAndForFramesAtMostFourTimesASecond) {
+  ImageF32 d(20, 10, 5.0f);
+  int truth_renders = 0;
+  const RegionProbe::TruthFn truth = [&] {
+    ++truth_renders;
+    return ImageF32(20, 10, 5.5f);
+  };
+  RegionProbe probe;
+  probe.update(RegionRect{}, d, 1, {}, truth, 0.0);
+  EXPECT_FALSE(probe.statistics().has_value());
+  probe.update(RegionRect{2, 2, 4, 4}, d, 1, {}, truth, 0.0);
+  ASSERT_TRUE(probe.statistics().has_value());
+  EXPECT_EQ(probe.statistics()->pixels, 16);
+  EXPECT_EQ(probe.statistics()->bad_1, 0.0);
+  d.at(3, 3) = 9.0f;
+  probe.update(RegionRect{2, 2, 4, 4}, d, 2, {}, truth, 0.1);  // too soon: kept
+  EXPECT_EQ(probe.statistics()->bad_1, 0.0);
+  probe.update(RegionRect{2, 2, 4, 4}, d, 3, {}, truth, 0.5);
+  EXPECT_DOUBLE_EQ(probe.statistics()->bad_1, 100.0 / 16);
+  EXPECT_EQ(truth_renders, 2);
+  probe.update(RegionRect{2, 2, 5, 4}, d, 3, {}, nullptr, 0.5);  // new rectangle: at once
+  EXPECT_EQ(probe.statistics()->pixels, 20);
+  EXPECT_FALSE(probe.statistics()->has_truth);
+  const std::vector<std::string> lines = region_statistics_lines(*probe.statistics());
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "region 2 2 5x4: valid 100.0 % of 20 px");
+  probe.update(RegionRect{}, d, 4, {}, nullptr, 1.0);
+  EXPECT_FALSE(probe.statistics().has_value());
+}
+
+TEST(ViewerCommandLine, RegionAndSmoothedRange) {
+  const ViewerOptions o = parse_viewer({"--region", "10,20,30,40", "--range", "smoothed"});
+  EXPECT_EQ(o.settings.region.x, 10);
+  EXPECT_EQ(o.settings.region.height, 40);
+  EXPECT_EQ(o.settings.range.mode, ColorRangeMode::Smoothed);
+  for (const char* bad : {"10,20,30", "10,20,0,5", "a,b,c,d", "-1,0,5,5", "1,2,3,4,5"}) {
+    EXPECT_THROW(parse_viewer({"--region", bad}), ViewerUsageError) << bad;
+  }
 }
 
 TEST(HelpTable, AFlagTooLongForItsColumnGetsALineOfItsOwn) {
@@ -227,11 +314,11 @@ TEST(OutputPaths, AScriptsSnapshotFolderAndRecordingFileAreCheckedBeforeTheRun) 
 }
 
 // An engine named after its kind; "cuda" cannot be made, like on a machine without a device.
-class NamedEngine : public StereoEngine {
+class NamedEngine : public test::FakeEngine {
  public:
   explicit NamedEngine(std::string name) : name_(std::move(name)) {}
   std::string name() const override { return name_; }
-  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+  DisparityResult match(const ImageU8& left, const ImageU8&, const StereoParams&) override {
     DisparityResult result;
     result.disparity = ImageF32(left.width(), left.height(), 1.0f);
     return result;

@@ -990,7 +990,7 @@ TEST_F(ViewerTest, UnreadableScriptsAndPresetsAndNonFiniteNumbersAreUsageErrors)
       {{"--script", "/dev/zero"}, "'/dev/zero': a character device, not a regular file"},
       {{"--gamma-c", "inf"}, "is not a finite number"},
       {{"--bm-max-cost", "1e39"}, "is not a finite number"},
-      {{"--range", "-inf:inf"}, "--range needs search, auto or MIN:MAX (finite numbers"},
+      {{"--range", "-inf:inf"}, "--range needs search, auto, smoothed or MIN:MAX (finite numbers"},
   };
   for (const auto& c : cases) {
     const ViewerRun run = run_viewer(c.args);
@@ -1017,6 +1017,94 @@ TEST_F(ViewerTest, HelpListsTheKeysAndEveryParameter) {
   EXPECT_NE(run.out.find("--p2"), std::string::npos);
   EXPECT_NE(run.out.find("--screenshot PATH"), std::string::npos);
   EXPECT_NE(run.out.find("--swap-views"), std::string::npos);
+}
+
+// The line of `out` that starts with `prefix`, or "".
+std::string line_starting(const std::string& out, const std::string& prefix) {
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+  return "";
+}
+
+bool is_outline_yellow(Rgb8 p) { return p.r > 200 && p.g > 200 && p.b < 60; }
+
+// The histogram with its colour range, the smoothed range, a region on the back wall (outlined
+// in every view, with its statistics) and the flicker, on the synthetic scene.
+TEST_F(ViewerTest, TheHistogramTheRegionAndTheFlickerShowWithTheirNumbers) {
+  const std::string shot_path = path("histogram_region.png");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "6", "--screenshot", shot_path,
+                                    "--range", "smoothed", "--region", "270,10,40,100",
+                                    "--temporal", "--layout", "2"},
+                                   "1400x1000");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ImageRgb8 shot = read_image_rgb(shot_path);
+
+  // The histogram: on screen, its bars drawn, the colour range's two white lines inside it.
+  const PrintedRect histogram = printed_rect(run.out, "histogram");
+  ASSERT_TRUE(histogram.found) << run.out;
+  ASSERT_TRUE(histogram.inside(shot.width(), shot.height())) << run.out;
+  float axis_lo = 0, axis_hi = 0, lo = 0, hi = 0;
+  ASSERT_EQ(std::sscanf(histogram.note.c_str(), ", axis %f %f, colour range %f %f", &axis_lo,
+                        &axis_hi, &lo, &hi), 4) << histogram.note;
+  EXPECT_FLOAT_EQ(axis_lo, 0.0f);
+  EXPECT_FLOAT_EQ(axis_hi, 63.0f);
+  // Smoothed: the frames' 1st..99th percentile, inside the search range.
+  EXPECT_GT(lo, 0.0f);
+  EXPECT_LT(hi, 63.0f);
+  EXPECT_GT(hi - lo, 20.0f);
+  int bar_pixels = 0;
+  std::vector<int> white_columns;
+  const int y_mid = static_cast<int>(histogram.y + 0.5f * histogram.h);
+  for (int x = static_cast<int>(histogram.x); x < static_cast<int>(histogram.x + histogram.w); ++x) {
+    for (int y = static_cast<int>(histogram.y); y < static_cast<int>(histogram.y + histogram.h); ++y) {
+      const Rgb8 p = shot.at(x, y);
+      bar_pixels += colour_distance(p, Rgb8{20, 20, 20}) > 30;
+    }
+    const Rgb8 p = shot.at(x, y_mid);
+    if (p.r > 240 && p.g > 240 && p.b > 240) white_columns.push_back(x);
+  }
+  EXPECT_GT(bar_pixels, 200);
+  ASSERT_GE(white_columns.size(), 2u);
+  // Where the range's ends fall on the axis (within 3 px).
+  const float lo_x = histogram.x + (lo - axis_lo) / (axis_hi - axis_lo) * histogram.w;
+  const float hi_x = histogram.x + (hi - axis_lo) / (axis_hi - axis_lo) * histogram.w;
+  EXPECT_NEAR(white_columns.front(), lo_x, 3.0f);
+  EXPECT_NEAR(white_columns.back(), hi_x, 3.0f);
+
+  // The region: its numbers (the wall comes out flat, and matches the scene's truth) ...
+  const std::string region = line_starting(run.out, "region 270 10 40x100: valid ");
+  ASSERT_FALSE(region.empty()) << run.out;
+  double valid = 0;
+  ASSERT_EQ(std::sscanf(region.c_str(), "region 270 10 40x100: valid %lf", &valid), 1);
+  EXPECT_GT(valid, 99.0);
+  const std::string plane = line_starting(run.out, "plane d = ");
+  const auto rms_at = plane.find("rms ");
+  ASSERT_NE(rms_at, std::string::npos) << run.out;
+  EXPECT_LT(std::stod(plane.substr(rms_at + 4)), 0.1) << plane;
+  const std::string bad = line_starting(run.out, "bad-1 ");
+  ASSERT_FALSE(bad.empty()) << run.out;
+  EXPECT_LT(std::stod(bad.substr(6)), 1.0) << bad;
+  EXPECT_NE(bad.find("of 4000 px with truth"), std::string::npos) << bad;
+  // ... and its outline on both views, on the rectangle's left edge.
+  const std::vector<PrintedRect> views = printed_views(run.out);
+  ASSERT_EQ(views.size(), 2u);
+  for (const PrintedRect& v : views) {
+    const float edge_x = v.x + 270.0f * v.w / kSceneWidth;
+    const int y = static_cast<int>(v.y + 60.0f * v.h / kSceneHeight);
+    bool yellow = false;
+    for (int dx = -2; dx <= 2; ++dx) yellow = yellow || is_outline_yellow(shot.at(static_cast<int>(edge_x) + dx, y));
+    EXPECT_TRUE(yellow) << "no outline at x " << edge_x << " y " << y;
+    // Inside the rectangle the view shows through.
+    EXPECT_FALSE(is_outline_yellow(shot.at(static_cast<int>(v.x + 290.0f * v.w / kSceneWidth), y)));
+  }
+
+  // The flicker of the last frame.
+  const std::string flicker = line_starting(run.out, "flicker ");
+  ASSERT_FALSE(flicker.empty()) << run.out;
+  EXPECT_GE(std::stod(flicker.substr(8)), 0.0);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Rectification inside the CUDA engine (StereoEngine::set_rectification): the engine given RAW
+// Rectification inside the CUDA engine (FrameRequest::rectification, can_rectify): the engine given RAW
 // pairs and the maps must give exactly what the CPU engine gives on the pair rectified on the
 // host (remap_bilinear), for colour, gray, 16-bit and float input, with the rectified colour
 // views in the result equal to the host's; two raw frames in flight; turning it off and on; and
@@ -17,6 +17,7 @@
 #include "tests/support/rectification_maps.h"
 #include "tests/support/synthetic_frames.h"
 #include "tests/support/test_images.h"
+#include "tests/support/requests.h"
 
 namespace sv {
 namespace {
@@ -74,19 +75,23 @@ TEST(CudaEngineRectification, RawColourPairsEqualTheCpuEngineOnTheHostRectifiedP
   ASSERT_NE(left, raw.left);  // the maps do move the views
 
   cuda::CudaEngine engine;
-  ASSERT_TRUE(engine.set_rectification(maps()));
+  ASSERT_TRUE(engine.can_rectify());
   CpuEngine cpu;
-  EXPECT_FALSE(cpu.set_rectification(maps()));
+  EXPECT_FALSE(cpu.can_rectify());
   for (const auto& [algorithm, levels] :
        {std::pair<std::string, int>{"census-sgm", 0}, {"census-sgm", 1}, {"bm-sad", 1}, {"esaw", 0}}) {
     SCOPED_TRACE(algorithm + " pyramid " + std::to_string(levels));
     const StereoParams params = params_for(algorithm, levels);
     const DisparityResult expected = cpu.compute(left, right, params);
-    const DisparityResult actual = engine.compute(raw.left, raw.right, params);
+    const DisparityResult actual = engine.compute(test::request_of(raw.left, raw.right, params, maps()));
     EXPECT_TRUE(same_disparities(expected, actual));
     EXPECT_EQ(actual.rectified_left, left);
     EXPECT_EQ(actual.rectified_right, right);
     EXPECT_TRUE(expected.rectified_left.empty());
+    // The CPU engine rectifies a request's raw pair on the host: the same frame.
+    const DisparityResult on_host = cpu.compute(test::request_of(raw.left, raw.right, params, maps()));
+    EXPECT_EQ(on_host.disparity_fixed, actual.disparity_fixed);
+    EXPECT_EQ(on_host.rectified_left, left);
   }
 }
 
@@ -95,11 +100,10 @@ TEST(CudaEngineRectification, GraySixteenBitAndFloatRawPairs) {
   const RawPair raw = raw_pair(2);
   cuda::CudaEngine engine;
   CpuEngine cpu;
-  ASSERT_TRUE(engine.set_rectification(maps()));
   const StereoParams params = params_for("census-sgm");
 
   ImageU8 gray_left = to_gray(raw.left), gray_right = to_gray(raw.right);
-  const DisparityResult gray = engine.compute(gray_left, gray_right, params);
+  const DisparityResult gray = engine.compute(test::request_of(gray_left, gray_right, params, maps()));
   rectify_pair(*maps(), gray_left, gray_right);
   EXPECT_TRUE(same_disparities(cpu.compute(gray_left, gray_right, params), gray));
   EXPECT_TRUE(gray.rectified_left.empty());  // views come back for colour pairs only
@@ -115,12 +119,12 @@ TEST(CudaEngineRectification, GraySixteenBitAndFloatRawPairs) {
     }
   }
   ASSERT_TRUE(engine.supports_high_bit_depth(params));
-  const DisparityResult deep = engine.compute(left16, right16, params);
+  const DisparityResult deep = engine.compute(test::request_of(left16, right16, params, maps()));
   rectify_pair(*maps(), left16, right16);
   EXPECT_TRUE(same_disparities(cpu.compute(left16, right16, params), deep));
 
   ASSERT_TRUE(engine.supports_float_input(params));
-  const DisparityResult floats = engine.compute(leftf, rightf, params);
+  const DisparityResult floats = engine.compute(test::request_of(leftf, rightf, params, maps()));
   rectify_pair(*maps(), leftf, rightf);  // NaN borders: missing pixels for the census
   EXPECT_TRUE(same_disparities(cpu.compute(leftf, rightf, params), floats));
 }
@@ -130,10 +134,9 @@ TEST(CudaEngineRectification, TwoRawFramesInFlight) {
   const RawPair a = raw_pair(3), b = raw_pair(7);
   cuda::CudaEngine engine;
   CpuEngine cpu;
-  ASSERT_TRUE(engine.set_rectification(maps()));
   const StereoParams params = params_for("census-sgm");
-  engine.submit(a.left, a.right, params);
-  engine.submit(b.left, b.right, params);
+  engine.submit(test::request_of(a.left, a.right, params, maps()));
+  engine.submit(test::request_of(b.left, b.right, params, maps()));
   const DisparityResult first = engine.collect();
   const DisparityResult second = engine.collect();
   for (const auto& [raw, result] : {std::pair<const RawPair*, const DisparityResult*>{&a, &first}, {&b, &second}}) {
@@ -150,9 +153,8 @@ TEST(CudaEngineRectification, OffOnAndNewMaps) {
   cuda::CudaEngine engine;
   CpuEngine cpu;
   const StereoParams params = params_for("census-sgm");
-  ASSERT_TRUE(engine.set_rectification(maps()));
-  ASSERT_TRUE(engine.set_rectification(nullptr));
-  // Off: the pair is matched as it is.
+  // Maps, then none: the pair is matched as it is.
+  engine.compute(test::request_of(raw.left, raw.right, params, maps()));
   const DisparityResult off = engine.compute(raw.left, raw.right, params);
   EXPECT_TRUE(same_disparities(cpu.compute(raw.left, raw.right, params), off));
   EXPECT_TRUE(off.rectified_left.empty());
@@ -160,10 +162,9 @@ TEST(CudaEngineRectification, OffOnAndNewMaps) {
   auto swapped = std::make_shared<RectificationMaps>(*maps());
   std::swap(swapped->left_x, swapped->right_x);
   std::swap(swapped->left_y, swapped->right_y);
-  ASSERT_TRUE(engine.set_rectification(swapped));
   ImageRgb8 left = raw.left, right = raw.right;
   rectify_pair(*swapped, left, right);
-  const DisparityResult on = engine.compute(raw.left, raw.right, params);
+  const DisparityResult on = engine.compute(test::request_of(raw.left, raw.right, params, swapped));
   EXPECT_EQ(on.rectified_left, left);
   EXPECT_TRUE(same_disparities(cpu.compute(left, right, params), on));
 }
@@ -171,17 +172,17 @@ TEST(CudaEngineRectification, OffOnAndNewMaps) {
 TEST(CudaEngineRectification, APairOfAnotherSizeOrBadMapsAreInputErrors) {
   SV_REQUIRE_CUDA_DEVICE();
   cuda::CudaEngine engine;
-  ASSERT_TRUE(engine.set_rectification(maps()));
+  const StereoParams params = params_for("census-sgm");
   const SyntheticFrame small = test::render_synthetic(kWidth - 1, kHeight, 40, 0);
-  EXPECT_THROW(engine.compute(small.left, small.right, params_for("census-sgm")), InputError);
-  EXPECT_THROW(engine.compute(to_gray(small.left), to_gray(small.right), params_for("census-sgm")),
+  EXPECT_THROW(engine.compute(test::request_of(small.left, small.right, params, maps())), InputError);
+  EXPECT_THROW(engine.compute(test::request_of(to_gray(small.left), to_gray(small.right), params, maps())),
                InputError);
   auto bad = std::make_shared<RectificationMaps>(*maps());
   bad->right_y = ImageF32(3, 3);
-  EXPECT_THROW(engine.set_rectification(bad), InputError);
-  // The engine still works with its good maps.
   const RawPair raw = raw_pair(5);
-  EXPECT_EQ(engine.compute(raw.left, raw.right, params_for("census-sgm")).rectified_left.width(), kWidth);
+  EXPECT_THROW(engine.compute(test::request_of(raw.left, raw.right, params, bad)), InputError);
+  // The engine still works with good maps.
+  EXPECT_EQ(engine.compute(test::request_of(raw.left, raw.right, params, maps())).rectified_left.width(), kWidth);
 }
 
 }  // namespace

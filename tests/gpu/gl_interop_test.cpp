@@ -36,6 +36,7 @@
 #include "tests/gpu/gpu_test_support.h"
 #include "tests/support/rectification_maps.h"
 #include "tests/support/test_images.h"
+#include "tests/support/requests.h"
 
 namespace sv {
 namespace {
@@ -409,7 +410,8 @@ TEST_F(GlInterop, EngineResultsReachTheTextureWithoutTheHost) {
   StereoParams params;
   params.num_disparities = 48;
   cuda::CudaEngine engine;
-  engine.set_keep_device_results(true);
+  ResultParts keep;
+  keep.device = true;
 
   GlTexture texture(config.width, config.height, filled(config.width, config.height, 0x11));
   cuda::InteropDisparityView view;
@@ -417,7 +419,7 @@ TEST_F(GlInterop, EngineResultsReachTheTextureWithoutTheHost) {
   std::vector<DisparityResult> held;
   for (int frame = 0; frame < 4; ++frame) {
     const SyntheticFrame f = scene.render(frame * 3);
-    held.push_back(engine.compute(to_gray(f.left), to_gray(f.right), params));
+    held.push_back(engine.compute(test::request_of(to_gray(f.left), to_gray(f.right), params, nullptr, keep)));
     ASSERT_NE(held.back().device, nullptr);
     if (frame == 1) held.erase(held.begin());  // give one back early: its buffer is reused
   }
@@ -433,7 +435,6 @@ TEST_F(GlInterop, EngineResultsReachTheTextureWithoutTheHost) {
     EXPECT_TRUE(identical(texture.read_back(), expected, config.width));
   }
   // Without the request, results carry no device copy.
-  engine.set_keep_device_results(false);
   const SyntheticFrame f = scene.render(1);
   EXPECT_EQ(engine.compute(to_gray(f.left), to_gray(f.right), params).device, nullptr);
 }
@@ -489,18 +490,18 @@ TEST_F(GlInterop, EngineViewsReachTheTexturesWithoutTheHost) {
   StereoParams params;
   params.num_disparities = 48;
   cuda::CudaEngine engine;
-  ASSERT_TRUE(engine.set_rectification(views_maps()));
-  engine.set_keep_device_results(true);
+  ResultParts keep;
+  keep.device = true;
 
   std::vector<RawColourPair> raw;
   std::vector<DisparityResult> held;
   for (int frame = 0; frame < 5; ++frame) raw.push_back(raw_colour_pair(frame));
-  engine.submit(raw[0].left, raw[0].right, params);
-  engine.submit(raw[1].left, raw[1].right, params);
+  engine.submit(test::request_of(raw[0].left, raw[0].right, params, views_maps(), keep));
+  engine.submit(test::request_of(raw[1].left, raw[1].right, params, views_maps(), keep));
   held.push_back(engine.collect());
   held.push_back(engine.collect());
   for (int frame = 2; frame < 5; ++frame) {
-    held.push_back(engine.compute(raw[frame].left, raw[frame].right, params));
+    held.push_back(engine.compute(test::request_of(raw[frame].left, raw[frame].right, params, views_maps(), keep)));
     if (frame == 3) held.erase(held.begin() + 1);  // frame 1 given back early: its buffer is reused
   }
   const std::vector<int> frames = {0, 2, 3, 4};
@@ -547,25 +548,23 @@ TEST_F(GlInterop, EngineKeepsDeviceViewsOnlyForColourPairsItRectified) {
   params.num_disparities = 48;
   const RawColourPair pair = raw_colour_pair(1);
   cuda::CudaEngine engine;
-  engine.set_keep_device_results(true);
+  ResultParts keep;
+  keep.device = true;
   // Not rectifying: the pair's own views are what the display shows.
-  DisparityResult result = engine.compute(pair.left, pair.right, params);
+  DisparityResult result = engine.compute(test::request_of(pair.left, pair.right, params, nullptr, keep));
   EXPECT_NE(result.device, nullptr);
   EXPECT_EQ(result.device_views, nullptr);
   EXPECT_TRUE(result.rectified_left.empty());
 
-  ASSERT_TRUE(engine.set_rectification(views_maps()));
   // Gray input has no colour views to show.
-  result = engine.compute(to_gray(pair.left), to_gray(pair.right), params);
+  result = engine.compute(test::request_of(to_gray(pair.left), to_gray(pair.right), params, views_maps(), keep));
   EXPECT_NE(result.device, nullptr);
   EXPECT_EQ(result.device_views, nullptr);
   // Device results not asked for: the host copies only.
-  engine.set_keep_device_results(false);
-  result = engine.compute(pair.left, pair.right, params);
+  result = engine.compute(test::request_of(pair.left, pair.right, params, views_maps()));
   EXPECT_EQ(result.device_views, nullptr);
   EXPECT_FALSE(result.rectified_left.empty());
-  engine.set_keep_device_results(true);
-  result = engine.compute(pair.left, pair.right, params);
+  result = engine.compute(test::request_of(pair.left, pair.right, params, views_maps(), keep));
   EXPECT_NE(result.device_views, nullptr);
 
   cuda::DeviceViewsPool pool;
@@ -581,9 +580,9 @@ TEST_F(GlInterop, InteropViewsRefuseTexturesOfAnotherSize) {
   params.num_disparities = 48;
   const RawColourPair pair = raw_colour_pair(2);
   cuda::CudaEngine engine;
-  ASSERT_TRUE(engine.set_rectification(views_maps()));
-  engine.set_keep_device_results(true);
-  const DisparityResult result = engine.compute(pair.left, pair.right, params);
+  ResultParts keep;
+  keep.device = true;
+  const DisparityResult result = engine.compute(test::request_of(pair.left, pair.right, params, views_maps(), keep));
   const auto* device = dynamic_cast<const cuda::DeviceViews*>(result.device_views.get());
   ASSERT_NE(device, nullptr);
 

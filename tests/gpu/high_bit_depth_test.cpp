@@ -30,6 +30,7 @@
 #include "tests/support/float_pairs.h"
 #include "tests/support/high_bit_depth_pairs.h"
 #include "tests/support/test_images.h"
+#include "tests/support/requests.h"
 
 namespace sv {
 namespace {
@@ -174,10 +175,10 @@ TEST(CudaEngine16, EightAndSixteenBitFramesInFlightTogether) {
   const ImageI16 expected8 = cpu.compute(left8, right8, params).disparity_fixed;
 
   cuda::CudaEngine gpu;
-  gpu.submit(deep.left, deep.right, params);
-  gpu.submit(left8, right8, params);
+  gpu.submit(test::request_of(deep.left, deep.right, params));
+  gpu.submit(test::request_of(left8, right8, params));
   EXPECT_EQ(gpu.collect().disparity_fixed, expected16);
-  gpu.submit(deep.left, deep.right, params);
+  gpu.submit(test::request_of(deep.left, deep.right, params));
   EXPECT_EQ(gpu.collect().disparity_fixed, expected8);
   EXPECT_EQ(gpu.collect().disparity_fixed, expected16);
 }
@@ -315,10 +316,10 @@ TEST(CudaEngineFloat, SubGrayTextureAndMixedFramesInFlight) {
   EXPECT_EQ(expected_f.at(40, 20), shift * 16);
 
   cuda::CudaEngine gpu;
-  gpu.submit(floats.left, floats.right, params);
-  gpu.submit(deep.left, deep.right, params);
+  gpu.submit(test::request_of(floats.left, floats.right, params));
+  gpu.submit(test::request_of(deep.left, deep.right, params));
   EXPECT_EQ(gpu.collect().disparity_fixed, expected_f);
-  gpu.submit(floats.left, floats.right, params);
+  gpu.submit(test::request_of(floats.left, floats.right, params));
   EXPECT_EQ(gpu.collect().disparity_fixed, expected16);
   EXPECT_EQ(gpu.collect().disparity_fixed, expected_f);
 }
@@ -523,12 +524,12 @@ TEST(CudaEnginePyramid, FullDepthTextureAndMixedFramesInFlight) {
   EXPECT_EQ(expected_f.at(48, 32), shift * 16);
 
   cuda::CudaEngine gpu;
-  gpu.submit(deep.left, deep.right, params);
-  gpu.submit(floats.left, floats.right, params);
+  gpu.submit(test::request_of(deep.left, deep.right, params));
+  gpu.submit(test::request_of(floats.left, floats.right, params));
   EXPECT_EQ(gpu.collect().disparity_fixed, expected16);
-  gpu.submit(left8, right8, params);
+  gpu.submit(test::request_of(left8, right8, params));
   EXPECT_EQ(gpu.collect().disparity_fixed, expected_f);
-  gpu.submit(deep.left, deep.right, params);
+  gpu.submit(test::request_of(deep.left, deep.right, params));
   EXPECT_EQ(gpu.collect().disparity_fixed, expected8);
   EXPECT_EQ(gpu.collect().disparity_fixed, expected16);
 }

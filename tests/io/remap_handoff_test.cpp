@@ -2,7 +2,7 @@
 // frame loop says its engine remaps, then passes 8-bit pairs through raw for the engine;
 // match_rectifying_pair and the ProcessingThread hand the maps to the engine or rectify on the
 // host, and what reaches the display is the rectified pair either way. Runs without a GPU: a
-// fake engine stands for the CUDA engine's set_rectification (its GPU test is
+// fake engine stands for the CUDA engine's rectification (can_rectify) (its GPU test is
 // gpu_engine_rectification); the CPU engine is the real one.
 #include <gtest/gtest.h>
 
@@ -78,35 +78,24 @@ class RawSceneSource : public FrameSource {
   std::unique_ptr<SyntheticScene> scene_;
 };
 
-// The CUDA engine's contract without a GPU: takes the maps, rectifies raw colour pairs on the
-// host (the remap the GPU reproduces bit for bit) and returns the rectified views.
+// The CUDA engine's contract without a GPU: takes raw pairs with their maps (the CPU engine
+// rectifies a request's raw pair on the host, the remap the GPU reproduces bit for bit) and
+// returns the rectified views.
 class RemappingEngine : public StereoEngine {
  public:
   std::string name() const override { return "remapping"; }
-  bool set_rectification(std::shared_ptr<const RectificationMaps> maps) override {
-    maps_ = std::move(maps);
-    return true;
+  bool can_rectify() const override { return true; }
+  void submit(const FrameRequest& request) override {
+    if (request.rectification) ++raw_pairs;
+    cpu_.submit(request);
   }
-  DisparityResult compute(const ImageU8& left, const ImageU8& right,
-                          const StereoParams& params) override {
-    return cpu_.compute(left, right, params);
-  }
-  DisparityResult compute(const ImageRgb8& left, const ImageRgb8& right,
-                          const StereoParams& params) override {
-    if (!maps_) return cpu_.compute(left, right, params);
-    ++raw_pairs;
-    ImageRgb8 l = left, r = right;
-    rectify_pair(*maps_, l, r);
-    DisparityResult result = cpu_.compute(l, r, params);
-    result.rectified_left = std::move(l);
-    result.rectified_right = std::move(r);
-    return result;
-  }
+  void collect(DisparityResult& result) override { cpu_.collect(result); }
+  using StereoEngine::collect;
+  int frames_in_flight() const override { return cpu_.frames_in_flight(); }
   int raw_pairs = 0;
 
  private:
   CpuEngine cpu_;
-  std::shared_ptr<const RectificationMaps> maps_;
 };
 
 StereoParams small_params() {

@@ -448,7 +448,7 @@ TEST(StereoCalibration, TwoFilesOrTheirFolderReadAsOne) {
   expect_error_with([&] { load_stereo_calibration(several); },
                     {"holds no intrinsics.yml and extrinsics.yml (but a.yaml, b.xml)", "--calib A,B"});
   expect_error_with([&] { load_stereo_calibration(fresh_dir("calib_empty")); },
-                    {"no .yml, .yaml, .xml or .json file at all"});
+                    {"no .yml, .yaml, .xml, .json or .conf file at all"});
 }
 
 TEST(StereoCalibration, AMissingSizeIsTheSourcesWhenThePrincipalPointsFitIt) {

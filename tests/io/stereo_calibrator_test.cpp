@@ -98,7 +98,7 @@ TEST(StereoCalibrator, RecoversAKnownFisheyeRig) {
   StereoCalibrator calibrator = calibrator_for(chessboard(), LensModel::Fisheye);
   add_rendered_views(calibrator, rig, 10);
   const CalibrationResult result = calibrator.calibrate();
-  EXPECT_TRUE(result.calibration.fisheye);
+  EXPECT_EQ(result.calibration.distortion_model, DistortionModel::kFisheye);
   EXPECT_EQ(result.calibration.D1.size(), 4u);
   expect_recovers(result.calibration, rig);
   EXPECT_LT(result.report.epipolar_mean_px, 0.1);
@@ -227,7 +227,8 @@ TEST(StereoCalibrator, TheWrittenFileReadsBackAndRectifies) {
     EXPECT_THROW(write_calibration_file(path, "x", false), InputError);
     const StereoCalibration back = load_stereo_calibration(path);
     EXPECT_EQ(back.width, rig.size.width);
-    EXPECT_EQ(back.fisheye, model == LensModel::Fisheye);
+    EXPECT_EQ(back.distortion_model,
+              model == LensModel::Fisheye ? DistortionModel::kFisheye : DistortionModel::kPinhole);
     EXPECT_EQ(back.D1, result.calibration.D1);
     EXPECT_EQ(back.K2, result.calibration.K2);
     EXPECT_EQ(back.T, result.calibration.T);

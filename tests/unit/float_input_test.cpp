@@ -13,6 +13,7 @@
 #include "tests/support/high_bit_depth_pairs.h"
 #include "tests/support/test_images.h"
 #include "tests/support/plain_matching.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -142,10 +143,10 @@ TEST(CpuEngineFloat, RefusesWhatItCannotMatch) {
 }
 
 // An engine of the interface's defaults: 8-bit input only.
-class EightBitOnlyEngine : public StereoEngine {
+class EightBitOnlyEngine : public test::FakeEngine {
  public:
   std::string name() const override { return "eight-bit"; }
-  DisparityResult compute(const ImageU8& left, const ImageU8& right,
+  DisparityResult match(const ImageU8& left, const ImageU8& right,
                           const StereoParams& params) override {
     return CpuEngine().compute(left, right, params);
   }

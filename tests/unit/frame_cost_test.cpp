@@ -19,6 +19,7 @@
 #include "src/core/frame_budget.h"
 #include "src/core/parallel_for.h"
 #include "tests/support/test_images.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -36,10 +37,10 @@ std::string error_of(const std::function<void()>& f) {
 
 // An engine that reports a given cost and free device memory, and fails the test if it is asked
 // to compute.
-class CostedEngine : public StereoEngine {
+class CostedEngine : public test::FakeEngine {
  public:
   std::string name() const override { return "costed"; }
-  DisparityResult compute(const ImageU8&, const ImageU8&, const StereoParams&) override {
+  DisparityResult match(const ImageU8&, const ImageU8&, const StereoParams&) override {
     ADD_FAILURE() << "compute() was called";
     return {};
   }

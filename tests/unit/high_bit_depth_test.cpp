@@ -13,6 +13,7 @@
 #include "tests/support/high_bit_depth_pairs.h"
 #include "tests/support/test_images.h"
 #include "tests/support/plain_matching.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -146,11 +147,11 @@ TEST(CpuEngine16, RefusesWhatOnlyEightBitsCanDo) {
 
 // An engine with only the 8-bit compute: the interface's default refuses 16-bit input, and the
 // frame loops' routing then uses the 8-bit views.
-class EightBitOnlyEngine : public StereoEngine {
+class EightBitOnlyEngine : public test::FakeEngine {
  public:
   using StereoEngine::compute;
   std::string name() const override { return "eight-bit"; }
-  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams&) override {
+  DisparityResult match(const ImageU8& left, const ImageU8&, const StereoParams&) override {
     DisparityResult r;
     r.disparity = ImageF32(left.width(), left.height(), 8.0f);
     return r;

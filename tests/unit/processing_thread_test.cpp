@@ -11,6 +11,7 @@
 #include "src/app/synthetic_source.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "tests/support/fake_engine.h"
 
 namespace sv {
 namespace {
@@ -19,12 +20,12 @@ using namespace std::chrono_literals;
 
 // Writes params.p1 + left pixel (0, 0) / 100 into every pixel, so a result shows which
 // parameters and which pair made it; throws on the pair whose marker equals `fail_marker`.
-class MarkerEngine : public StereoEngine {
+class MarkerEngine : public test::FakeEngine {
  public:
   explicit MarkerEngine(std::string name = "marker", int fail_marker = -1)
       : name_(std::move(name)), fail_marker_(fail_marker) {}
   std::string name() const override { return name_; }
-  DisparityResult compute(const ImageU8& left, const ImageU8&, const StereoParams& params) override {
+  DisparityResult match(const ImageU8& left, const ImageU8&, const StereoParams& params) override {
     if (left.at(0, 0) == fail_marker_) throw RuntimeError("boom");
     DisparityResult result;
     result.disparity = ImageF32(left.width(), left.height(),
@@ -134,9 +135,9 @@ TEST(ProcessingThread, AnEngineExceptionBecomesAMessageAndTheThreadGoesOn) {
 class HungryEngine : public MarkerEngine {
  public:
   explicit HungryEngine(int max_width) : MarkerEngine("hungry"), max_width_(max_width) {}
-  DisparityResult compute(const ImageU8& left, const ImageU8& right, const StereoParams& params) override {
+  DisparityResult match(const ImageU8& left, const ImageU8& right, const StereoParams& params) override {
     if (left.width() > max_width_) ADD_FAILURE() << "a frame that cannot fit was computed";
-    return MarkerEngine::compute(left, right, params);
+    return MarkerEngine::match(left, right, params);
   }
   FrameCost frame_cost(int width, int, const StereoParams&) const override {
     FrameCost cost;

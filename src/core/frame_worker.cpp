@@ -1,0 +1,82 @@
+#include "src/core/frame_worker.h"
+
+#include <utility>
+
+#include "src/core/error.h"
+
+namespace sv {
+
+FrameWorker::FrameWorker(std::string engine_name, Compute compute)
+    : engine_name_(std::move(engine_name)), compute_(std::move(compute)) {}
+
+FrameWorker::~FrameWorker() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    jobs_.clear();
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void FrameWorker::submit(const FrameRequest& request) {
+  Job job;
+  job.request = request;
+  job.request.pair.left = job.request.pair.right = nullptr;
+  try {
+    job.pair = HostPair::copy_of(request.pair, engine_name_);
+  } catch (...) {
+    job.error = std::current_exception();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(std::move(job));
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  }
+  changed_.notify_all();
+}
+
+void FrameWorker::collect(DisparityResult& result) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (outcomes_.empty() && jobs_.empty() && !computing_) {
+    throw RuntimeError("the " + engine_name_ + " engine: collect() without a submitted frame");
+  }
+  changed_.wait(lock, [&] { return !outcomes_.empty(); });
+  Outcome outcome = std::move(outcomes_.front());
+  outcomes_.pop_front();
+  lock.unlock();
+  if (outcome.error) std::rethrow_exception(outcome.error);
+  result = std::move(outcome.result);
+}
+
+int FrameWorker::frames_in_flight() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return static_cast<int>(jobs_.size() + outcomes_.size()) + (computing_ ? 1 : 0);
+}
+
+void FrameWorker::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    changed_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+    if (stopping_) return;
+    Job job = std::move(jobs_.front());
+    jobs_.pop_front();
+    computing_ = true;
+    lock.unlock();
+    Outcome outcome;
+    outcome.error = job.error;
+    if (!outcome.error) {
+      try {
+        outcome.result = compute_(job.pair, job.request);
+      } catch (...) {
+        outcome.error = std::current_exception();
+      }
+    }
+    lock.lock();
+    computing_ = false;
+    outcomes_.push_back(std::move(outcome));
+    changed_.notify_all();
+  }
+}
+
+}  // namespace sv
