@@ -371,6 +371,9 @@ CalibrationResult StereoCalibrator::calibrate(const CalibrationProgress& progres
     cv::stereoRectify(fit.K1, fit.D1, fit.K2, fit.D2, size, fit.R, fit.T, R1, R2, P1, P2, Q,
                       cv::CALIB_ZERO_DISPARITY, 0.0, size, &roi1, &roi2);
   }
+  refuse_degenerate_rectification(P1.at<double>(0, 0), std::min(fit.K1.at<double>(0, 0),
+                                                                fit.K2.at<double>(0, 0)),
+                                  used);
 
   CalibrationResult result;
   StereoCalibration& c = result.calibration;
@@ -433,6 +436,21 @@ CalibrationResult StereoCalibrator::calibrate(const CalibrationProgress& progres
   r.rejected = std::move(rejected);
   if (progress) progress(1.0, "done");
   return result;
+}
+
+void StereoCalibrator::refuse_degenerate_rectification(double rectified_focal_px,
+                                                       double fitted_focal_px,
+                                                       const std::vector<StereoView>& used) const {
+  // Both rectifications crop to valid pixels (alpha 0, balance 0), which never shrinks the focal
+  // length this much: a polynomial that bends back outside the corners it was fitted to does.
+  if (std::isfinite(rectified_focal_px) && rectified_focal_px > 0.25 * fitted_focal_px) return;
+  throw InputError("the " + lens_model_name(settings_.model) +
+                   " fit does not rectify the images (rectified focal length " +
+                   fixed(rectified_focal_px, 2) + " px against " + fixed(fitted_focal_px, 2) +
+                   " px): its distortion bends away outside the corners, which covered " +
+                   fixed(100.0 * covered_fraction(used, true, width_, height_), 1) + " % / " +
+                   fixed(100.0 * covered_fraction(used, false, width_, height_), 1) +
+                   " % of the images; add views with the board near their edges and corners");
 }
 
 std::string format_calibration_report(const CalibrationReport& r) {

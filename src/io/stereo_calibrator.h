@@ -111,10 +111,16 @@ class StereoCalibrator {
   // Calibrates each camera, then the pair; drops outlier views once and calibrates again;
   // rectifies (stereoRectify, alpha 0) and measures the result. InputError when fewer than
   // settings().minimum_views views are usable (naming how many were offered and why they were
-  // rejected), or when the fit fails. Safe to call from a worker thread while no view is added.
+  // rejected), when the fit fails, or when its rectification is degenerate (a distortion that
+  // bends away outside the corners seen: the message gives the coverage). Safe to call from a
+  // worker thread while no view is added.
   CalibrationResult calibrate(const CalibrationProgress& progress = {}) const;
 
  private:
+  // InputError when the rectified focal length is not a sane fraction of the fitted one.
+  void refuse_degenerate_rectification(double rectified_focal_px, double fitted_focal_px,
+                                       const std::vector<StereoView>& used) const;
+
   CalibrationSettings settings_;
   std::vector<StereoView> views_;
   std::vector<RejectedView> rejected_;

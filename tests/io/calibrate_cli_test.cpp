@@ -1,7 +1,8 @@
 // `stereoview calibrate` (issue 19), the real binary on rendered board views: image globs and a
-// side-by-side video give a calibration that --calib reads; an existing calibration is kept
-// without --force; no board, too few views, a board of another size and an image size that
-// changes are refused with one line and exit code 1, malformed command lines with code 2.
+// side-by-side video give a calibration that --calib reads (a fisheye one as fisheye); an
+// existing calibration is kept without --force; no board, too few views, a board of another size
+// and an image size that changes are refused with one line and exit code 1, malformed command
+// lines with code 2.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -28,12 +29,14 @@ cv::Mat mat_of(const ImageU8& image) {
 BoardSpec board_9x6() { return parse_board_spec("chessboard:9x6", 0.03, 0); }
 
 // `count` rendered pairs of a `board` as DIR/left_K.png and DIR/right_K.png.
-std::string write_views(const std::string& name, int count, const BoardSpec& board = board_9x6()) {
+std::string write_views(const std::string& name, int count, const BoardSpec& board = board_9x6(),
+                        const test::SyntheticRig& rig = test::pinhole_rig(),
+                        double distance = 0.45) {
   const std::string dir = test::make_temp_dir(name);
-  const test::SyntheticRig rig = test::pinhole_rig();
   const test::BoardTexture texture = test::make_board_texture(board);
   for (int k = 0; k < count; ++k) {
-    const auto pair = test::render_pair(rig, texture, test::board_pose(board, k, count), 1.0, k);
+    const auto pair =
+        test::render_pair(rig, texture, test::board_pose(board, k, count, distance), 1.0, k);
     cv::imwrite(dir + "/left_" + std::to_string(k) + ".png", mat_of(pair.left));
     cv::imwrite(dir + "/right_" + std::to_string(k) + ".png", mat_of(pair.right));
   }
@@ -67,6 +70,27 @@ TEST(CalibrateCli, ImageGlobsGiveACalibrationThatCalibReadsAndAReportBesideIt) {
                                    dir + "/right_0.png", "--calib", output, "--disparities", "32",
                                    "--algorithm", "bm-sad", "--engine", "cpu"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
+}
+
+// The file says distortion_model: fisheye, and --calib rectifies it with the fisheye model (the
+// one the ROS / Kalibr / ASL / ZED readers give), not as a pinhole.
+TEST(CalibrateCli, AFisheyeCalibrationIsRectifiedAsFisheyeByCalib) {
+  // Boards near enough to cover a third of the images, as k1..k4 need.
+  const std::string dir = write_views("calibrate_fisheye", 8, board_9x6(), test::fisheye_rig(), 0.3);
+  const std::string output = dir + "/rig.yaml";
+  std::vector<std::string> args = calibrate_args(dir, output);
+  args.insert(args.end(), {"--model", "fisheye"});
+  const auto r = run_stereoview(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(read_text(output), "distortion_model: fisheye")) << read_text(output);
+  const StereoCalibration c = load_stereo_calibration(output);
+  EXPECT_EQ(c.distortion_model, DistortionModel::kFisheye);
+  EXPECT_EQ(c.D1.size(), 4u);
+  const auto run = run_stereoview({"--headless", "--left", dir + "/left_0.png", "--right",
+                                   dir + "/right_0.png", "--calib", output, "--disparities", "32",
+                                   "--algorithm", "bm-sad", "--engine", "cpu"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.out + run.err, "(fisheye model, balance 0)")) << run.out << run.err;
 }
 
 TEST(CalibrateCli, AnExistingCalibrationIsKeptWithoutForce) {

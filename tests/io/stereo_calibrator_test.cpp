@@ -31,11 +31,11 @@ StereoCalibrator calibrator_for(const BoardSpec& board, LensModel model) {
 
 // Adds `count` rendered views of the board to `calibrator`.
 void add_rendered_views(StereoCalibrator& calibrator, const test::SyntheticRig& rig, int count,
-                        double noise = 1.0) {
+                        double noise = 1.0, double distance = 0.45) {
   const BoardSpec& board = calibrator.settings().board;
   const test::BoardTexture texture = test::make_board_texture(board);
   for (int k = 0; k < count; ++k) {
-    const auto pair = test::render_pair(rig, texture, test::board_pose(board, k, count), noise, 10 * k);
+    const auto pair = test::render_pair(rig, texture, test::board_pose(board, k, count, distance), noise, 10 * k);
     const ViewCheck check = calibrator.add_view(pair.left, pair.right, "view " + std::to_string(k));
     EXPECT_TRUE(check.usable) << "view " << k << ": " << check.reason;
   }
@@ -96,12 +96,35 @@ TEST(StereoCalibrator, EightTermsKeepEightAndRecoverTheRig) {
 TEST(StereoCalibrator, RecoversAKnownFisheyeRig) {
   const test::SyntheticRig rig = test::fisheye_rig();
   StereoCalibrator calibrator = calibrator_for(chessboard(), LensModel::Fisheye);
-  add_rendered_views(calibrator, rig, 10);
+  // Near enough for the boards to cover a third of the images: k1..k4 need the wide angles.
+  add_rendered_views(calibrator, rig, 10, 1.0, 0.3);
   const CalibrationResult result = calibrator.calibrate();
   EXPECT_EQ(result.calibration.distortion_model, DistortionModel::kFisheye);
   EXPECT_EQ(result.calibration.D1.size(), 4u);
   expect_recovers(result.calibration, rig);
   EXPECT_LT(result.report.epipolar_mean_px, 0.1);
+  // The rectified cameras are real ones (not the near-zero focal length of a polynomial that
+  // bends back), and the rectifier --calib uses builds from them.
+  EXPECT_GT(result.report.rectified_focal_px, 0.5 * rig.left.K(0, 0));
+  const StereoRectifier rectifier(result.calibration, rig.size.width, rig.size.height);
+  EXPECT_NEAR(rectifier.P1()[0], result.calibration.P1[0], 1e-6 * result.calibration.P1[0]);
+}
+
+// Boards that cover only the middle of the images leave k3 k4 free to bend the fisheye model away
+// outside it: the fit fits the corners, but rectifies to nothing. Refused, saying why.
+TEST(StereoCalibrator, AFisheyeFitThatDoesNotRectifyIsRefusedWithItsCoverage) {
+  StereoCalibrator calibrator = calibrator_for(chessboard(), LensModel::Fisheye);
+  add_rendered_views(calibrator, test::fisheye_rig(), 10);
+  try {
+    calibrator.calibrate();
+    FAIL() << "a degenerate rectification was accepted";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("fit does not rectify the images"), std::string::npos) << message;
+    EXPECT_NE(message.find("% of the images; add views with the board near their edges"),
+              std::string::npos)
+        << message;
+  }
 }
 
 #ifdef STEREOVIEW_TEST_HAS_ARUCO
