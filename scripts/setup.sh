@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config python3
   libgtest-dev libgmock-dev
-  libopencv-dev
+  libopencv-dev libopencv-contrib-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev nlohmann-json3-dev
   libglfw3-dev libgl-dev libegl-dev python3-glad libimgui-dev libstb-dev
   libuvc-dev

@@ -346,6 +346,8 @@ float draw_main_menu(ViewerState& state, const ViewerStatus& status) {
       ImGui::TextUnformatted("R            record / stop");
       ImGui::TextUnformatted("H            hide / show the panel");
       ImGui::TextUnformatted("T            hide / show the timings");
+      ImGui::TextUnformatted("C            the Calibrate window");
+      ImGui::TextUnformatted("V            capture a calibration view");
       ImGui::TextUnformatted("F11          fullscreen");
       ImGui::TextUnformatted("Q, Esc       quit");
       ImGui::Separator();

@@ -26,7 +26,9 @@
 #include "src/core/disparity.h"
 #include "src/core/flicker.h"
 #include "src/core/param_table.h"
+#include "src/io/calibration_writer.h"
 #include "src/io/png_io.h"
+#include "ui/calibrate_window.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
 #include "ui/histogram_widget.h"
@@ -121,6 +123,11 @@ class ViewerApp {
   bool write_screenshot(const FrameLayout& layout);
   ViewerStatus make_status() const;
   void update_calibration();
+  // The Calibrate window (C): its requests, the session's news, a script's "calibrate" command.
+  void run_calibrate_window();
+  void calibrate_command(const std::string& command);
+  bool save_calibration();
+  void apply_calibration();
 
   const ViewerOptions options_;
   ViewerState state_;
@@ -188,6 +195,8 @@ class ViewerApp {
   WindowDock recording_dock_{"Recording"};
   TimingsWindow timings_window_;
   FrameLayout layout_;  // this frame's
+  CalibrationSession calibration_;
+  CalibrateWindowState calibrate_ui_;
   float timings_height_used_ = 0.0f;  // the Timings height this frame's layout gave
   std::optional<StereoGeometry> shown_geometry() const {
     return displayed_geometry(geometry_, state_.active_source.kind == SourceKind::Synthetic, state_.scene);
@@ -363,6 +372,116 @@ void ViewerApp::update_calibration() {
   }
 }
 
+void ViewerApp::run_calibrate_window() {
+  if (calibrate_ui_.start) {
+    calibrate_ui_.start = false;
+    try {
+      calibration_.start(calibrate_settings(calibrate_ui_));
+      calibrate_ui_.message.clear();
+      // Views to calibrate from are raw: a source rectified with a calibration goes back to raw.
+      if (state_.active_source.rectify && !state_.active_source.options.calib_path.empty()) {
+        SourceChoice raw = state_.active_source;
+        raw.rectify = false;
+        if (switch_source(raw, frame_ ? frame_->pair.index : -1)) state_.source = raw;
+      }
+      // Both raw views side by side, where the corners are drawn.
+      state_.settings.layout = 2;
+      state_.settings.views[0] = ViewKind::Left;
+      state_.settings.views[1] = ViewKind::Right;
+      state_.add_log(std::string("calibrate: looking for a ") + calibrate_ui_.board + " board");
+    } catch (const std::exception& e) {
+      calibrate_ui_.message = e.what();
+      state_.add_log(std::string("error: calibrate: ") + e.what());
+    }
+  }
+  for (const std::string& line : calibration_.update()) state_.add_log(line);
+  if (calibrate_ui_.open) draw_calibrate_window(calibrate_ui_, calibration_, layout_.views);
+  if (calibrate_ui_.save) {
+    calibrate_ui_.save = false;
+    save_calibration();
+  }
+  if (calibrate_ui_.apply_when_done && !calibration_.calibrating()) {
+    calibrate_ui_.apply_when_done = false;
+    calibrate_ui_.apply = true;
+  }
+  if (calibrate_ui_.apply) {
+    calibrate_ui_.apply = false;
+    apply_calibration();
+  }
+}
+
+void ViewerApp::calibrate_command(const std::string& command) {
+  std::istringstream words(command);
+  std::string sub;
+  words >> sub;
+  if (sub == "open") {
+    std::string board;
+    double square = 0.0, marker = 0.0;
+    words >> board >> square >> marker;
+    std::snprintf(calibrate_ui_.board, sizeof calibrate_ui_.board, "%s", board.c_str());
+    calibrate_ui_.square = static_cast<float>(square);
+    calibrate_ui_.marker = static_cast<float>(marker);
+    calibrate_ui_.open = true;
+    calibrate_ui_.start = true;
+  } else if (sub == "capture") {
+    calibration_.request_capture();
+  } else if (sub == "auto") {
+    std::string on;
+    words >> on;
+    calibration_.auto_capture = on == "on";
+  } else if (sub == "run") {
+    if (!calibration_.run_calibration()) state_.add_log("error: calibrate: start the window first");
+  } else if (sub == "save" || sub == "apply") {
+    std::string path;
+    if (words >> path) std::snprintf(calibrate_ui_.path, sizeof calibrate_ui_.path, "%s", path.c_str());
+    if (sub == "save") {
+      calibrate_ui_.save = true;
+    } else {
+      calibrate_ui_.apply_when_done = true;  // after a calibration still running
+    }
+  } else if (sub == "close") {
+    calibrate_ui_.open = false;
+  }
+}
+
+bool ViewerApp::save_calibration() {
+  const auto& result = calibration_.result();
+  if (!result) {
+    calibrate_ui_.message = "nothing to save: calibrate first";
+    state_.add_log("error: calibrate: " + calibrate_ui_.message);
+    return false;
+  }
+  try {
+    create_parent_folders(calibrate_ui_.path, "calibration");
+    write_calibration_file(calibrate_ui_.path, stereo_calibration_yaml(result->calibration),
+                           calibrate_ui_.overwrite);
+  } catch (const std::exception& e) {
+    calibrate_ui_.message = e.what();
+    state_.add_log(std::string("error: calibrate: ") + e.what() +
+                   (calibrate_ui_.overwrite ? "" : " (tick overwrite to replace it)"));
+    return false;
+  }
+  calibrate_ui_.message = std::string("saved ") + calibrate_ui_.path;
+  // Written once: a second Save or Apply of the same result may replace it.
+  calibrate_ui_.overwrite = true;
+  state_.add_log(std::string("calibrate: saved ") + calibrate_ui_.path);
+  return true;
+}
+
+void ViewerApp::apply_calibration() {
+  if (!save_calibration()) return;
+  // The running source again at the same frame, rectified with the new file at once.
+  SourceChoice choice = state_.active_source;
+  choice.options.calib_path = calibrate_ui_.path;
+  choice.rectify = true;
+  if (switch_source(choice, frame_ ? frame_->pair.index : -1)) {
+    state_.source = choice;
+    state_.settings.epipolar_lines = true;
+    calibration_.set_capturing(false);
+    state_.add_log(std::string("calibrate: applied ") + calibrate_ui_.path);
+  }
+}
+
 void ViewerApp::collect_results() {
   ProcessingThread& processing = pipeline_->processing();
   for (const std::string& message : processing.take_messages()) {
@@ -386,6 +505,7 @@ void ViewerApp::collect_results() {
   const ImageRgb8& left = frame->pair.left;
   textures_->ensure_size(left.width(), left.height());
   show_views(*frame);
+  if (calibrate_ui_.open) calibration_.offer(frame->pair.left, frame->pair.right, frame->pair.index);
   timings_.add(with_host_time(frame->result.timings, frame->host_ms), frame->processing_ms);
   frame_ = std::move(frame);
   ++frames_shown_;
@@ -544,6 +664,7 @@ void ViewerApp::apply_script_event(const ScriptEvent& event) {
       break;
     }
     case ScriptAction::RecordStop: recording_.request_stop(); break;
+    case ScriptAction::Calibrate: calibrate_command(event.value); break;
     case ScriptAction::Seek: state_.requests.seek_to = std::stoll(event.value); break;
     case ScriptAction::Source: {
       // Checked when the script was read; opened now, and a failure only logs.
@@ -597,6 +718,11 @@ void ViewerApp::handle_keys() {
     state_.settings.show_timings = !state_.settings.show_timings;
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) state_.requests.toggle_fullscreen = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_C, false)) {
+    calibrate_ui_.open = !calibrate_ui_.open;
+    if (calibrate_ui_.open && !calibration_.started()) calibrate_ui_.start = true;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_V, false) && calibrate_ui_.open) calibration_.request_capture();
   if (ImGui::IsKeyPressed(GLFW_KEY_Q, false) || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
     state_.requests.quit = true;
   }
@@ -698,6 +824,7 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
     draw->AddText(ImVec2(cell.x + 4.0f, cell.y + 1.0f), IM_COL32(255, 255, 255, 255), name);
   }
   if (state_.settings.epipolar_lines) draw_epipolar_lines(layout);
+  if (calibrate_ui_.open) draw_detected_corners(calibration_, layout, state_.settings.views);
   draw_region_outline(layout);
   if (layout.disparity_bar.w > 0.0f && frame_) {
     draw_colour_bar(draw, layout.disparity_bar, state_.settings.colormap,
@@ -1013,6 +1140,7 @@ int ViewerApp::run() {
     status.cursor = cursor_;
     if (state_.settings.show_panel) draw_control_panel(state_, status, layout_.panel);
     draw_docked_windows(layout_, status);
+    run_calibrate_window();
     update_calibration();
     refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
     draw_view_overlays(layout_);

@@ -176,7 +176,7 @@ std::string viewer_usage() {
   }, layout);
   out += "\n" + wrap_paragraph(
                     "Keys: Space pause, Right step, S snapshot, R record, H hide the panel, T hide "
-                    "the timings, F11 fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double "
+                    "the timings, C the Calibrate window (V captures a view), F11 fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double "
                     "click fits.");
   out += "\nParameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
   return out + format_help_rows(parameter_help_rows(), layout);

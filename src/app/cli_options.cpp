@@ -92,6 +92,8 @@ std::string usage_text() {
          "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
          "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
          "                   [--host-to-host | --device]\n"
+         "  stereoview calibrate [views] --board chessboard:9x6 --square 0.025 [--output FILE]\n"
+         "                       (stereoview calibrate --help)\n"
          "  stereoview --list-algorithms | --list-cameras | --help | --version\n\n"
          "Source (default: the built-in synthetic scene):\n"
          "  --source synthetic        procedurally rendered scene with ground truth\n"

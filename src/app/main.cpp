@@ -1,6 +1,7 @@
 // stereoview's entry point: parses the command line and hands over to the command it names.
 #include <iostream>
 
+#include "src/app/calibrate_command.h"
 #include "src/app/cli_options.h"
 #include "src/app/headless_runner.h"
 #include "src/app/source_factory.h"
@@ -66,6 +67,13 @@ int run(const sv::CliOptions& options) {
 
 int main(int argc, char** argv) {
   sv::ignore_file_size_signal();
+#ifdef STEREOVIEW_HAS_OPENCV
+  // calibrate has flags of its own (board, model, output); it reads its views as sources do.
+  if (argc > 1 && std::string(argv[1]) == "calibrate") {
+    return sv::run_calibrate_command(std::vector<std::string>(argv + 2, argv + argc), std::cout,
+                                     std::cerr);
+  }
+#endif
   sv::CliOptions options;
   try {
     options = sv::parse_cli(argc, argv);

@@ -176,10 +176,25 @@ class LineParser {
       }
       event.action = ScriptAction::Source;
       event.value = join(flags, 0);
+    } else if (command == "calibrate") {
+      // The Calibrate window (issue 19): open BOARD SQUARE [MARKER], capture, auto on|off,
+      // run, apply [FILE], save FILE, close.
+      const size_t given = words.size() - args;
+      const std::string sub = given > 0 ? words[args] : "";
+      const bool ok = (sub == "open" && (given == 3 || given == 4)) ||
+                      ((sub == "capture" || sub == "run" || sub == "close") && given == 1) ||
+                      (sub == "auto" && given == 2 && (words[args + 1] == "on" || words[args + 1] == "off")) ||
+                      (sub == "apply" && given <= 2) || (sub == "save" && given == 2);
+      if (!ok) {
+        fail("usage: calibrate open BOARD SQUARE [MARKER] | capture | auto on|off | run | "
+             "apply [FILE] | save FILE | close");
+      }
+      event.action = ScriptAction::Calibrate;
+      event.value = join(words, args);
     } else {
       fail("unknown command \"" + command +
            "\" (known: set, algorithm, colormap, layout, view, engine, pause, resume, snapshot, "
-           "quit, source, seek, record)");
+           "quit, source, seek, record, calibrate)");
     }
   }
 

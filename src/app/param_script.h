@@ -21,6 +21,8 @@ namespace sv {
 //   at frame 12 seek 40                                 # a file's frame 40 (from 0) next
 //   at frame 2 record lossless16 out/run.mkv   # start recording (a format of --record-format;
 //   at frame 8 record stop                     #   FILE optional: a dated name in recordings/)
+//   at frame 1 calibrate open chessboard:9x6 0.025   # the Calibrate window: board, square
+//   at frame 2 calibrate capture | auto on|off | run | apply [FILE] | save FILE | close
 //
 // Every line is checked when the script is read (keys, values, names, source flags), so a typo
 // fails at start-up with the file and line, never halfway through a run. Whether a source's files
@@ -31,7 +33,7 @@ enum class ScriptTrigger { Seconds, Frame };
 
 enum class ScriptAction {
   SetParam, Colormap, Layout, View, Engine, Pause, Resume, Snapshot, Quit, Source, Seek,
-  RecordStart, RecordStop
+  RecordStart, RecordStop, Calibrate
 };
 
 struct ScriptEvent {

@@ -220,5 +220,25 @@ TEST(ScriptPlayer, FiresEachEventOnceWhenItsTimeOrFrameComes) {
   EXPECT_TRUE(player.due(100.0, 100).empty());
 }
 
+TEST(ParamScript, CalibrateDrivesTheCalibrateWindow) {
+  const auto events = parse_param_script(
+      "at frame 1 calibrate open chessboard:9x6 0.025\n"
+      "at frame 2 calibrate open charuco:8x6:5X5_100 0.03 0.022\n"
+      "at frame 3 calibrate capture\n"
+      "at frame 4 calibrate auto off\n"
+      "at frame 5 calibrate run\n"
+      "at frame 6 calibrate apply out/rig.yaml\n"
+      "at frame 7 calibrate save out/rig.yaml\n"
+      "at frame 8 calibrate close\n");
+  ASSERT_EQ(events.size(), 8u);
+  for (const ScriptEvent& e : events) EXPECT_EQ(e.action, ScriptAction::Calibrate);
+  EXPECT_EQ(events[0].value, "open chessboard:9x6 0.025");
+  EXPECT_EQ(events[5].value, "apply out/rig.yaml");
+  for (const char* bad : {"at 1 calibrate", "at 1 calibrate open chessboard:9x6",
+                          "at 1 calibrate auto maybe", "at 1 calibrate save", "at 1 calibrate now"}) {
+    EXPECT_THROW(parse_param_script(bad), InputError) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace sv
