@@ -35,20 +35,6 @@ def test_every_input_kind_gives_the_gray_result(matcher, pair, convert):
     np.testing.assert_array_equal(converted, expected)
 
 
-def test_bgr_input_is_turned_into_rgb():
-    # Colour weights (ESAW) see the colours: B and R exchanged must change nothing only when the
-    # module reverses OpenCV's BGR order itself; compare against the same pixels given as RGB
-    # through a reversed view.
-    rng = np.random.default_rng(3)
-    left = rng.integers(0, 256, size=(32, 48, 3), dtype=np.uint8)
-    right = np.roll(left, -4, axis=1)
-    m = stereoview.Matcher(algorithm="esaw", engine="cpu", disparities=8, colour_weights=True)
-    bgr = m.compute(left, right)
-    swapped = m.compute(np.ascontiguousarray(left[:, :, ::-1]),
-                        np.ascontiguousarray(right[:, :, ::-1]))
-    assert not np.array_equal(bgr, swapped, equal_nan=True)
-
-
 def test_invalid_pixels_are_nan_never_inf(pair):
     # Unrelated views: most matches fail the LR check, which the engine marks +inf (no filling).
     left, _ = pair

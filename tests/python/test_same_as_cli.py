@@ -47,6 +47,23 @@ def test_matcher_equals_the_cli(tmp_path, cli, pair_files, algorithm, flags, par
     assert np.isfinite(expected).sum() > expected.size // 2  # a real result, not all invalid
 
 
+def test_bgr_arrays_match_as_the_cli_matches_the_colour_files(tmp_path, cli):
+    # ESAW's colour weights see the colours, so B and R taken the wrong way round would differ.
+    rng = np.random.default_rng(5)
+    scene = rng.integers(0, 256, size=(32, 56, 3), dtype=np.uint8)
+    scene[:, :, 0] //= 4  # channels of different ranges: a swap changes the weights
+    left, right = scene[:, :48], scene[:, 4:52]
+    for name, rgb in (("left", left), ("right", right)):
+        with open(tmp_path / f"{name}.ppm", "wb") as f:
+            f.write(b"P6\n48 32\n255\n" + np.ascontiguousarray(rgb).tobytes())
+    expected = stereoview.read_pfm(cli_disparity(
+        cli, str(tmp_path / "left.ppm"), str(tmp_path / "right.ppm"), tmp_path / "cli",
+        "--algorithm", "esaw", "--disparities", "8", "--colour-weights", "on"))
+    m = stereoview.Matcher(algorithm="esaw", engine="cpu", disparities=8, colour_weights=True)
+    np.testing.assert_array_equal(m.compute(left[:, :, ::-1], right[:, :, ::-1]), expected)
+    assert not np.array_equal(m.compute(left, right), expected, equal_nan=True)
+
+
 def test_module_command_line_writes_the_cli_file(tmp_path, cli, pair_files):
     expected = cli_disparity(cli, *pair_files, tmp_path / "cli", "--disparities", "16")
     out = tmp_path / "out.pfm"
