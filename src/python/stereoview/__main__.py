@@ -1,6 +1,7 @@
 """python3 -m stereoview LEFT RIGHT -o out.pfm [--algorithm A] [--engine E] [--preset P]
 [--param key=value ...]: one pair's disparity as a Middlebury PFM (inf = invalid)."""
 import argparse
+import os
 import sys
 
 import stereoview
@@ -29,6 +30,8 @@ def main(argv=None):
                                      preset=args.preset, **params)
         left, right, _ = next(iter(stereoview.open_source(left=args.left, right=args.right)))
         disparity = matcher.compute(left, right)
+        # The output's folder is made, as the CLI's --out makes its own.
+        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
         stereoview.write_pfm(args.output, disparity)
     except (ValueError, OSError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
