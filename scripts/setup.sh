@@ -14,6 +14,7 @@ packages=(
   libhwy-dev
   xvfb xauth
   groff-base
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
 )
 [ "${1:-}" = --package-check ] && packages+=(debootstrap)
 

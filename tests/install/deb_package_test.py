@@ -110,7 +110,7 @@ def main():
                          "/usr/share/icons/hicolor/scalable/apps/stereoview.svg"}
         for path in sorted(expected - files):
             problems.append(f"the package lacks {path}")
-        # The Python module's place (packaging/CMakeLists.txt) is the one other file allowed.
+        # The Python module's place (assets/packaging/CMakeLists.txt) is the one other file allowed.
         for path in sorted(files - expected):
             if not path.startswith("/usr/lib/python3/dist-packages/stereoview"):
                 problems.append(f"the package holds an unexpected file: {path}")

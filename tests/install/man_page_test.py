@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The built man pages say what the programs' --help says: for each program, the page the build
-made (build/packaging/man/PROGRAM.1.gz, what `cmake --install` and the .deb ship) is rendered by
+made (build/assets/packaging/man/PROGRAM.1.gz, what `cmake --install` and the .deb ship) is rendered by
 groff, and every option of the current --help (its flags and its whole description) and every
 paragraph must be in it, word for word; groff must give no warning.
 
@@ -61,7 +61,7 @@ def rendered(page_gz):
 def check(build, program):
     problems = []
     binary = {"stereoview": "src/app/stereoview", "stereoview-viewer": "ui/stereoview-viewer"}[program]
-    page = os.path.join(build, "packaging", "man", program + ".1.gz")
+    page = os.path.join(build, "assets", "packaging", "man", program + ".1.gz")
     if not os.path.exists(page):
         return [f"{page}: not built (the man_pages target)"]
     help_text = subprocess.run([os.path.join(build, binary), "--help"], capture_output=True,

@@ -1,0 +1,102 @@
+#include "src/python/calibration_binding.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/io/stereo_calibration.h"
+#include "src/io/stereo_rectifier.h"
+#include "src/python/array_conversion.h"
+#include "src/python/python_errors.h"
+
+namespace py = pybind11;
+
+namespace sv::python {
+namespace {
+
+class Calibration {
+ public:
+  // `width` x `height`: the images' size, needed when the file has no rectification (its Q
+  // then comes from stereoRectify at that size) or states no size; the file's own size otherwise.
+  static Calibration load(const std::string& path, std::optional<int> width,
+                          std::optional<int> height) {
+    const StereoCalibration calibration =
+        with_file_errors(path, [&] { return load_stereo_calibration(path); });
+    const int w = width.value_or(calibration.width);
+    const int h = height.value_or(calibration.height);
+    Calibration loaded;
+    loaded.path_ = path;
+    if (w > 0 && h > 0) {
+      const StereoRectifier rectifier(calibration, w, h);
+      loaded.Q_ = rectifier.Q();
+      loaded.width_ = w;
+      loaded.height_ = h;
+    } else if (calibration.has_rectification) {
+      loaded.Q_ = calibration.Q;
+    } else {
+      throw InputError("calibration \"" + path +
+                       "\" states no image size and has no Q: pass width= and height=");
+    }
+    loaded.geometry_ = geometry_from_q(loaded.Q_);
+    return loaded;
+  }
+
+  py::array_t<double> q() const {
+    py::array_t<double> matrix({4, 4});
+    std::copy(Q_.begin(), Q_.end(), matrix.mutable_data());
+    return matrix;
+  }
+
+  // Every pixel with a finite disparity through Q: (x, y, d, 1) -> (X, Y, Z) / W, in the units
+  // of the calibration's T; pixels whose W is 0 (disparity at the offset) are left out.
+  py::array_t<float> reproject(const py::array& disparity_array) const {
+    const ImageF32 disparity = array_to_float_image(disparity_array, "disparity");
+    std::vector<float> points;
+    for (int y = 0; y < disparity.height(); ++y)
+      for (int x = 0; x < disparity.width(); ++x) {
+        const double d = disparity.at(x, y);
+        if (!std::isfinite(d)) continue;
+        double out[4];
+        for (int r = 0; r < 4; ++r)
+          out[r] = Q_[4 * r] * x + Q_[4 * r + 1] * y + Q_[4 * r + 2] * d + Q_[4 * r + 3];
+        if (out[3] == 0.0) continue;
+        for (int c = 0; c < 3; ++c) points.push_back(static_cast<float>(out[c] / out[3]));
+      }
+    py::array_t<float> result({static_cast<py::ssize_t>(points.size() / 3), py::ssize_t{3}});
+    std::copy(points.begin(), points.end(), result.mutable_data());
+    return result;
+  }
+
+  const std::string& path() const { return path_; }
+  double focal_length() const { return geometry_.focal_length_px; }
+  double baseline() const { return geometry_.baseline; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  std::string path_;
+  Matrix4 Q_{};
+  StereoGeometry geometry_;
+  int width_ = 0, height_ = 0;
+};
+
+}  // namespace
+
+void bind_calibration(py::module_& module) {
+  py::class_<Calibration>(module, "Calibration")
+      .def_static("load", &Calibration::load, py::arg("path"), py::arg("width") = py::none(),
+                  py::arg("height") = py::none())
+      .def_property_readonly("Q", &Calibration::q)
+      .def_property_readonly("focal_length", &Calibration::focal_length)
+      .def_property_readonly("baseline", &Calibration::baseline)
+      .def_property_readonly("path", &Calibration::path)
+      .def_property_readonly("width", &Calibration::width)
+      .def_property_readonly("height", &Calibration::height)
+      .def("reproject", &Calibration::reproject, py::arg("disparity"));
+}
+
+}  // namespace sv::python

@@ -1,0 +1,40 @@
+"""Shared fixtures: a small textured pair with a known shift, made here (no data files)."""
+import os
+
+import numpy as np
+import pytest
+
+stereoview = pytest.importorskip(
+    "stereoview", reason="the stereoview module is not on PYTHONPATH (not built?)")
+
+# The true disparity of the synthetic pair: left pixel x shows what right pixel x - SHIFT shows.
+SHIFT = 5
+WIDTH, HEIGHT = 64, 40
+
+
+def textured_pair(width=WIDTH, height=HEIGHT, shift=SHIFT, seed=7):
+    """8-bit gray left and right views of a random texture, the right shifted by `shift`."""
+    rng = np.random.default_rng(seed)
+    scene = rng.integers(0, 256, size=(height, width + shift), dtype=np.uint8)
+    left = np.ascontiguousarray(scene[:, :width])
+    right = np.ascontiguousarray(scene[:, shift:])
+    return left, right
+
+
+@pytest.fixture
+def pair():
+    return textured_pair()
+
+
+@pytest.fixture
+def matcher():
+    return stereoview.Matcher(algorithm="census-sgm", engine="cpu", disparities=16)
+
+
+@pytest.fixture
+def cli():
+    """The stereoview program beside the module in the build tree (STEREOVIEW_CLI)."""
+    path = os.environ.get("STEREOVIEW_CLI", "")
+    if not os.path.exists(path):
+        pytest.skip("STEREOVIEW_CLI does not name the built stereoview program")
+    return path

@@ -1,0 +1,75 @@
+"""Errors as Python exceptions with the CLI's messages: ValueError for parameters and shapes,
+OSError for files, RuntimeError for the engine."""
+import numpy as np
+import pytest
+
+stereoview = pytest.importorskip("stereoview")
+
+
+def test_out_of_range_parameter_is_a_value_error_and_changes_nothing(matcher):
+    with pytest.raises(ValueError, match="P2 must be in 0..255, got -1"):
+        matcher.p2 = -1
+    assert matcher.p2 == stereoview.Matcher(engine="cpu").p2
+
+
+def test_unparsable_parameter_value(matcher):
+    with pytest.raises(ValueError, match='--paths: "many" is not'):
+        matcher.paths = "many"
+
+
+def test_unknown_parameter_and_algorithm():
+    with pytest.raises(ValueError, match='unknown parameter "p3"'):
+        stereoview.Matcher(engine="cpu", p3=1)
+    with pytest.raises(ValueError, match='unknown algorithm "nope"'):
+        stereoview.Matcher(algorithm="nope", engine="cpu")
+
+
+def test_unknown_engine():
+    with pytest.raises(ValueError, match='--engine must be cpu, cuda or auto, got "bogus"'):
+        stereoview.Matcher(engine="bogus")
+
+
+@pytest.mark.parametrize("left, right, message", [
+    (np.zeros((8, 8), np.int32), np.zeros((8, 8), np.int32), "dtype int32"),
+    (np.zeros((8, 8, 4), np.uint8), np.zeros((8, 8, 4), np.uint8), r"\(8, 8, 4\)"),
+    (np.zeros((8, 8), np.uint8), np.zeros((8, 8), np.uint16), "differ"),
+    (np.zeros(8, np.uint8), np.zeros(8, np.uint8), r"shape \(8,\)"),
+    (np.zeros((0, 8), np.uint8), np.zeros((0, 8), np.uint8), "empty"),
+])
+def test_bad_arrays_are_value_errors(matcher, left, right, message):
+    with pytest.raises(ValueError, match=message):
+        matcher.compute(left, right)
+
+
+def test_different_sizes_are_a_value_error_and_the_engine_goes_on(matcher, pair):
+    with pytest.raises(ValueError):
+        matcher.compute(np.zeros((40, 64), np.uint8), np.zeros((40, 60), np.uint8))
+    assert matcher.compute(*pair).shape == pair[0].shape
+
+
+def test_missing_files_are_os_errors(tmp_path, matcher):
+    with pytest.raises(OSError, match="missing.preset"):
+        matcher.load_preset(tmp_path / "missing.preset")
+    with pytest.raises(OSError):
+        stereoview.Calibration.load(str(tmp_path / "missing.yaml"))
+    with pytest.raises(OSError):
+        stereoview.read_pfm(str(tmp_path / "missing.pfm"))
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    with pytest.raises(OSError):
+        stereoview.write_pfm(str(blocker / "x.pfm"), np.zeros((2, 2), np.float32))
+
+
+def test_a_bad_preset_is_a_value_error(tmp_path, matcher):
+    path = tmp_path / "bad.preset"
+    path.write_text("p2 = lots\n")
+    with pytest.raises(ValueError, match="p2"):
+        matcher.load_preset(path)
+
+
+def test_source_flags_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="unknown option"):
+        stereoview.open_source(frobnicate=1)
+    with pytest.raises(OSError, match="nothere"):
+        next(iter(stereoview.open_source(left=str(tmp_path / "nothere.png"),
+                                         right=str(tmp_path / "nothere2.png"))))

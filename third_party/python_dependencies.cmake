@@ -1,0 +1,26 @@
+# The Python module (src/python) is optional like OpenCV: it needs the Python 3 development
+# headers, NumPy at run time and Debian's pybind11-dev, and the io/app layers it wraps.
+option(STEREOVIEW_WITH_PYTHON "Build the stereoview Python module when pybind11 is found" ON)
+set(STEREOVIEW_HAS_PYTHON OFF)
+set(STEREOVIEW_PYTHON_SKIP_REASON "")
+if(NOT STEREOVIEW_SANITIZE STREQUAL "")
+  # python3 itself is not instrumented: a sanitized module only loads with the sanitizer runtime
+  # preloaded, and then reports CPython's own allocations. The plain build tests the module.
+  set(STEREOVIEW_PYTHON_SKIP_REASON "not in a sanitizer build: python3 cannot load it")
+elseif(NOT STEREOVIEW_WITH_PYTHON)
+  set(STEREOVIEW_PYTHON_SKIP_REASON "STEREOVIEW_WITH_PYTHON is OFF")
+elseif(NOT STEREOVIEW_HAS_OPENCV)
+  set(STEREOVIEW_PYTHON_SKIP_REASON "it needs the io layer (OpenCV)")
+else()
+  find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
+  find_package(pybind11 CONFIG QUIET)
+  if(Python3_Development.Module_FOUND AND pybind11_FOUND)
+    set(STEREOVIEW_HAS_PYTHON ON)
+    # The static libraries end up inside a shared module.
+    set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+  else()
+    set(STEREOVIEW_PYTHON_SKIP_REASON
+        "Python headers or pybind11 not found: apt-get install python3-dev pybind11-dev")
+    message(STATUS "stereoview: ${STEREOVIEW_PYTHON_SKIP_REASON}")
+  endif()
+endif()
