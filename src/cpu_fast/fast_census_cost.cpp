@@ -70,7 +70,10 @@ void CensusCostRows(const PackedCensus& left, const PackedCensus& right, const I
         }
         const auto v = hn::BitCast(di, common);
         const auto numerator = hn::Add(hn::ShiftLeft<6>(hn::BitCast(di, differ)), hn::ShiftRight<1>(v));
-        const auto quotient = hn::ConvertTo(di, hn::Div(hn::ConvertTo(df, numerator), hn::ConvertTo(df, v)));
+        // v = 0 (no common valid bit) takes max_cost below; dividing by at least 1 keeps its
+        // lane a number, since a NaN converted to int is undefined (the scalar target traps).
+        const auto divisor = hn::Max(hn::ConvertTo(df, v), hn::Set(df, 1.0f));
+        const auto quotient = hn::ConvertTo(di, hn::Div(hn::ConvertTo(df, numerator), divisor));
         const auto cost = hn::IfThenElse(hn::Eq(v, hn::Zero(di)), max_cost, quotient);
         hn::StoreU(hn::DemoteTo(d8, cost), d8, out + k);
       }

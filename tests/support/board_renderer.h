@@ -142,10 +142,11 @@ inline ImageU8 render_board(const BoardTexture& texture, const RenderCamera& cam
         if (std::fabs(denom) > 1e-12) {
           const double s = plane / denom;
           const cv::Vec3d p = Rb.t() * (s * d - tb);
-          const int u = static_cast<int>(std::floor(texture.origin.x + p[0] * texture.texels_per_unit));
-          const int v = static_cast<int>(std::floor(texture.origin.y + p[1] * texture.texels_per_unit));
+          // Bounds in double first: rays far off the board land beyond any int.
+          const double u = std::floor(texture.origin.x + p[0] * texture.texels_per_unit);
+          const double v = std::floor(texture.origin.y + p[1] * texture.texels_per_unit);
           if (s > 0 && u >= 0 && v >= 0 && u < texture.gray.cols && v < texture.gray.rows) {
-            value = texture.gray.at<uint8_t>(v, u);
+            value = texture.gray.at<uint8_t>(static_cast<int>(v), static_cast<int>(u));
           }
         }
         sum += value;

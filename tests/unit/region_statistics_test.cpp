@@ -102,7 +102,8 @@ TEST(RegionStatistics, BadPixelsEqualEvalOnTheSamePixels) {
     masks.all = ImageU8(320, 240, 0);
     for (int y = rect.y; y < rect.y + rect.height; ++y)
       for (int x = rect.x; x < rect.x + rect.width; ++x) masks.all.at(x, y) = 255;
-    const RegionErrors& eval = *evaluate_disparity(d, frame.ground_truth, masks).find("all");
+    const DisparityEvaluation evaluation = evaluate_disparity(d, frame.ground_truth, masks);
+    const RegionErrors& eval = *evaluation.find("all");
     ASSERT_GT(s.bad_1, 0.0);
     EXPECT_EQ(s.truth_pixels, eval.pixels);
     EXPECT_DOUBLE_EQ(s.bad_1, eval.bad_1);
