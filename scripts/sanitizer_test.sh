@@ -3,7 +3,8 @@
 # plain suite). Any sanitizer report fails the test that triggered it.
 #   address  ASan + LeakSanitizer + UBSan (float-cast-overflow too) over the whole suite
 #   thread   TSan over the threaded tests: the queue, capture and processing threads (engine
-#            switches included), playback, the recorder, and the CLI's recording runs
+#            switches included), playback, the recorder, the CLI's recording runs, the CPU
+#            engines' worker (the SIMD engine's two SGM sweeps pass too, in 134 s: run by hand)
 # Usage: scripts/sanitizer_test.sh address|thread [extra ctest / gtest arguments]
 # The CUDA layer is left out (the sanitizers do not instrument device code, and CI has no GPU).
 # The suppression files in tests/sanitizers/ name the outside libraries whose own leaks or
@@ -35,7 +36,7 @@ case "$kind" in
     build_dir=${STEREOVIEW_TSAN_BUILD_DIR:-build-tsan}
     configure "$build_dir"
     tests=(unit_bounded_queue unit_capture_thread unit_processing_thread unit_playback_source
-           unit_recording unit_full_depth_recording app_record_cli)
+           unit_recording unit_full_depth_recording app_record_cli unit_engine_interface)
     cmake --build "$build_dir" -j "$(nproc)" --target stereoview "${tests[@]}"
     failed=()
     for t in "${tests[@]}"; do

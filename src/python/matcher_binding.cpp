@@ -48,8 +48,9 @@ const ParamDescriptor& descriptor_of(const std::string& key) {
 class Matcher {
  public:
   explicit Matcher(const std::string& engine_kind) {
-    if (engine_kind != "cpu" && engine_kind != "cuda" && engine_kind != "auto")
-      throw InputError("--engine must be cpu, cuda or auto, got \"" + engine_kind + "\"");
+    if (engine_kind != "cpu" && engine_kind != "reference" && engine_kind != "cuda" &&
+        engine_kind != "auto")
+      throw InputError("--engine must be cpu, reference, cuda or auto, got \"" + engine_kind + "\"");
     std::ostringstream notices;
     engine_ = make_engine(engine_kind, notices);
     notices_ = notices.str();

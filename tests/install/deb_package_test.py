@@ -37,7 +37,12 @@ def needed_libraries(elf):
 def library_packages(elf):
     """{library: the Debian package holding the file the dynamic loader resolves it to, or None}
     for each library `elf` needs; one dpkg -S for all of them (it is slow to start)."""
-    resolved = dict(re.findall(r"^\s*(\S+) => (\S+)", run("ldd", elf), re.M))
+    listing = run("ldd", elf)
+    resolved = dict(re.findall(r"^\s*(\S+) => (\S+)", listing, re.M))
+    # The dynamic loader (NEEDED by programs that use thread-local storage, as libhwy's users do)
+    # is listed by its path alone: "/lib64/ld-linux-x86-64.so.2 (0x...)".
+    for path in re.findall(r"^\s*(/\S+) \(0x", listing, re.M):
+        resolved.setdefault(os.path.basename(path), path)
     variants = {}
     for library in needed_libraries(elf):
         path = resolved.get(library)

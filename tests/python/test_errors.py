@@ -25,7 +25,7 @@ def test_unknown_parameter_and_algorithm():
 
 
 def test_unknown_engine():
-    with pytest.raises(ValueError, match='--engine must be cpu, cuda or auto, got "bogus"'):
+    with pytest.raises(ValueError, match='--engine must be cpu, reference, cuda or auto, got "bogus"'):
         stereoview.Matcher(engine="bogus")
 
 

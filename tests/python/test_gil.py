@@ -12,7 +12,9 @@ stereoview = pytest.importorskip("stereoview")
 
 def test_a_second_thread_runs_while_a_frame_computes():
     left, right = textured_pair(width=480, height=360, shift=9)
-    m = stereoview.Matcher(engine="cpu", disparities=64, paths=8)
+    # The reference engine: slow enough on any machine for the counter to show its pace (the SIMD
+    # CPU engine may finish the frame in tens of milliseconds).
+    m = stereoview.Matcher(engine="reference", disparities=64, paths=8)
     stop = threading.Event()
     counts = [0]
 

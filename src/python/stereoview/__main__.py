@@ -14,7 +14,7 @@ def main(argv=None):
     parser.add_argument("right", help="right image")
     parser.add_argument("-o", "--output", required=True, help="disparity file to write (.pfm)")
     parser.add_argument("--algorithm", default="census-sgm")
-    parser.add_argument("--engine", default="auto", help="cpu, cuda or auto")
+    parser.add_argument("--engine", default="auto", help="cpu, reference, cuda or auto")
     parser.add_argument("--preset", help="preset file in the CLI's format")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="any parameter by its CLI name, e.g. --param p2=90 (repeatable)")
