@@ -309,25 +309,31 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
       apply_confidence_threshold(disparity, result.confidence, params.confidence_threshold);
     }
   }
-  if (params.median > 1) {
-    ScopedStageTimer timer(result.timings, "median");
-    disparity = median_filter(disparity, params.median);
-  }
-  if (params.speckle_size > 0) {
-    ScopedStageTimer timer(result.timings, "speckle");
-    remove_speckles(disparity, params.speckle_size, params.speckle_range);
-  }
-  // Before the fill, as in the RealSense chain: a held or smoothed value beats a filled guess,
-  // and the fill then works on the steadier map.
-  over_time(disparity, result.timings);
-  if (params.fill_holes) {
-    ScopedStageTimer timer(result.timings, "fill");
-    fill_holes(disparity);
-  }
+  filter_disparity(disparity, params, over_time, result.timings, median_filter);
   result.width = disparity.width();
   result.height = disparity.height();
   result.disparity_fixed = std::move(disparity);
   return result;
+}
+
+void filter_disparity(ImageI16& disparity, const StereoParams& params,
+                      const CpuEngine::OverTimeStage& over_time, StageTimings& timings,
+                      MedianFilter median) {
+  if (params.median > 1) {
+    ScopedStageTimer timer(timings, "median");
+    disparity = median(disparity, params.median);
+  }
+  if (params.speckle_size > 0) {
+    ScopedStageTimer timer(timings, "speckle");
+    remove_speckles(disparity, params.speckle_size, params.speckle_range);
+  }
+  // Before the fill, as in the RealSense chain: a held or smoothed value beats a filled guess,
+  // and the fill then works on the steadier map.
+  over_time(disparity, timings);
+  if (params.fill_holes) {
+    ScopedStageTimer timer(timings, "fill");
+    fill_holes(disparity);
+  }
 }
 
 CpuEngine::CpuEngine()

@@ -55,4 +55,12 @@ class CpuEngine : public StereoEngine {
   FrameWorker worker_;  // last: stopped first
 };
 
+// The filters after the selection, in the reference's order, each timed under its stage name:
+// median (`median`, the reference's or the SIMD engine's, which is bit for bit the same),
+// speckles, the engine's step over time, hole filling.
+using MedianFilter = ImageI16 (*)(const ImageI16& disparity_fixed, int size);
+void filter_disparity(ImageI16& disparity, const StereoParams& params,
+                      const CpuEngine::OverTimeStage& over_time, StageTimings& timings,
+                      MedianFilter median);
+
 }  // namespace sv

@@ -8,10 +8,8 @@
 #include "src/core/confidence.h"
 #include "src/core/disparity.h"
 #include "src/core/high_bit_depth.h"
-#include "src/core/hole_filling.h"
 #include "src/core/lr_check.h"
 #include "src/core/pyramid.h"
-#include "src/core/speckle_filter.h"
 #include "src/cpu_fast/fast_census_cost.h"
 #include "src/cpu_fast/fast_median.h"
 #include "src/cpu_fast/fast_sgm.h"
@@ -129,19 +127,7 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
                                   params.min_disparity, params.num_disparities, level - 1);
     }
   }
-  if (params.median > 1) {
-    ScopedStageTimer timer(result.timings, "median");
-    disparity = fast_median_filter(disparity, params.median);
-  }
-  if (params.speckle_size > 0) {
-    ScopedStageTimer timer(result.timings, "speckle");
-    remove_speckles(disparity, params.speckle_size, params.speckle_range);
-  }
-  over_time(disparity, result.timings);
-  if (params.fill_holes) {
-    ScopedStageTimer timer(result.timings, "fill");
-    fill_holes(disparity);
-  }
+  filter_disparity(disparity, params, over_time, result.timings, fast_median_filter);
   result.width = disparity.width();
   result.height = disparity.height();
   result.disparity_fixed = std::move(disparity);
