@@ -1,5 +1,12 @@
 # The Python module (src/python) is optional like OpenCV: it needs the Python 3 development
 # headers, NumPy at run time and Debian's pybind11-dev, and the io/app layers it wraps.
+# Debian's interpreter first: python3-numpy, python3-pytest and pybind11-dev (scripts/setup.sh)
+# belong to /usr/bin/python3, and a pyenv or venv python3 earlier on PATH (as on CI machines) has
+# none of them, so the module's tests would skip and its README commands fail. Set
+# -DPython3_EXECUTABLE=... to build for another interpreter.
+if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+  set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "Python 3 interpreter for the module and its tests")
+endif()
 option(STEREOVIEW_WITH_PYTHON "Build the stereoview Python module when pybind11 is found" ON)
 set(STEREOVIEW_HAS_PYTHON OFF)
 set(STEREOVIEW_PYTHON_SKIP_REASON "")
