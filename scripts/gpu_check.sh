@@ -11,9 +11,15 @@ mkdir -p "$out"
 build=${STEREOVIEW_GPU_BUILD_DIR:-build-gpu}
 gtest_args=()
 [ -n "${GTEST_DIR:-}" ] && gtest_args=(-DGTest_DIR="$GTEST_DIR")
+# The Python module (issue 23) with the CUDA engine, where the machine's python3 has pybind11,
+# NumPy and pytest (the GPU machine's does, from pip): built core-only, without the io layer.
+python_args=()
+if python3 -c "import pybind11, numpy, pytest" 2>/dev/null; then
+  python_args=(-DPython3_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
+fi
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-90} \
-  "${gtest_args[@]}" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+  "${gtest_args[@]}" "${python_args[@]}" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 ninja -C "$build" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
 
 # The sanitizers slow kernels down by two orders of magnitude: they run the cases up to 641x479
@@ -31,6 +37,14 @@ for t in "$build"/tests/gpu/gpu_*; do
     status+=("$name $tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$name.$tool.log" | tail -1) (rc $rc)")
   done
 done
+
+if [ -d "$build/python/stereoview" ]; then
+  PYTHONPATH="$build/python" PYTHONDONTWRITEBYTECODE=1 timeout 300 python3 -m pytest -q -rs \
+    -p no:cacheprovider tests/python >"$out/python.log" 2>&1; rc=$?
+  status+=("python module (pytest tests/python): $(tail -1 "$out/python.log") (rc $rc)")
+else
+  status+=("python module: not built ($(grep -m1 'Python' "$out/configure.log" || echo 'no pybind11/NumPy/pytest'))")
+fi
 
 "$build/src/app/stereoview" bench --engine cuda --algorithms census-sgm \
   --sizes ${BENCH_SIZES:-640x480,1280x720,1920x1080,3840x2160} --disparity-counts 64,128,256 \

@@ -1,5 +1,7 @@
 # The Python module (src/python) is optional like OpenCV: it needs the Python 3 development
-# headers, NumPy at run time and Debian's pybind11-dev, and the io/app layers it wraps.
+# headers, NumPy at run time and Debian's pybind11-dev. Without OpenCV it is built too, with the
+# engines and evaluation but without the io layer's sources, calibration and image files (so a
+# core-only build, as on the GPU machine, can test the CUDA engine from Python).
 # Debian's interpreter first: python3-numpy, python3-pytest and pybind11-dev (scripts/setup.sh)
 # belong to /usr/bin/python3, and a pyenv or venv python3 earlier on PATH (as on CI machines) has
 # none of them, so the module's tests would skip and its README commands fail. Set
@@ -16,8 +18,6 @@ if(NOT STEREOVIEW_SANITIZE STREQUAL "")
   set(STEREOVIEW_PYTHON_SKIP_REASON "not in a sanitizer build: python3 cannot load it")
 elseif(NOT STEREOVIEW_WITH_PYTHON)
   set(STEREOVIEW_PYTHON_SKIP_REASON "STEREOVIEW_WITH_PYTHON is OFF")
-elseif(NOT STEREOVIEW_HAS_OPENCV)
-  set(STEREOVIEW_PYTHON_SKIP_REASON "it needs the io layer (OpenCV)")
 else()
   find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
   find_package(pybind11 CONFIG QUIET)

@@ -7,7 +7,9 @@
 
 #include "src/core/disparity.h"
 #include "src/core/image_formats.h"
+#ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/png_io.h"
+#endif
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
 
@@ -16,6 +18,7 @@ namespace py = pybind11;
 namespace sv::python {
 namespace {
 
+#ifdef STEREOVIEW_HAS_OPENCV
 py::array_t<uint8_t> read_image(const std::string& path) {
   const ImageRgb8 image = with_file_errors(path, [&] { return read_image_rgb(path); });
   py::array_t<uint8_t> array({image.height(), image.width(), 3});
@@ -27,6 +30,7 @@ py::array_t<uint8_t> read_image(const std::string& path) {
   }
   return array;
 }
+#endif
 
 // Non-finite values (Middlebury's inf for unknown) come back as NaN, like Matcher.compute's.
 py::array_t<float> read_disparity_pfm(const std::string& path) {
@@ -49,7 +53,9 @@ void write_disparity_pfm(const std::string& path, const py::array& disparity) {
 }  // namespace
 
 void bind_files(py::module_& module) {
+#ifdef STEREOVIEW_HAS_OPENCV
   module.def("read_image", &read_image, py::arg("path"));
+#endif
   module.def("read_pfm", &read_disparity_pfm, py::arg("path"));
   module.def("write_pfm", &write_disparity_pfm, py::arg("path"), py::arg("disparity"));
 }

@@ -7,6 +7,10 @@ import pytest
 stereoview = pytest.importorskip(
     "stereoview", reason="the stereoview module is not on PYTHONPATH (not built?)")
 
+# Tests of the io layer (sources, calibration, image files): a build without OpenCV has none.
+needs_io = pytest.mark.skipif(not stereoview.has_io,
+                              reason="this build has no io layer (configured without OpenCV)")
+
 # The true disparity of the synthetic pair: left pixel x shows what right pixel x - SHIFT shows.
 SHIFT = 5
 WIDTH, HEIGHT = 64, 40

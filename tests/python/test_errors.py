@@ -3,6 +3,8 @@ OSError for files, RuntimeError for the engine."""
 import numpy as np
 import pytest
 
+from conftest import needs_io
+
 stereoview = pytest.importorskip("stereoview")
 
 
@@ -51,8 +53,6 @@ def test_missing_files_are_os_errors(tmp_path, matcher):
     with pytest.raises(OSError, match="missing.preset"):
         matcher.load_preset(tmp_path / "missing.preset")
     with pytest.raises(OSError):
-        stereoview.Calibration.load(str(tmp_path / "missing.yaml"))
-    with pytest.raises(OSError):
         stereoview.read_pfm(str(tmp_path / "missing.pfm"))
     blocker = tmp_path / "a_file"
     blocker.write_text("")
@@ -67,6 +67,22 @@ def test_a_bad_preset_is_a_value_error(tmp_path, matcher):
         matcher.load_preset(path)
 
 
+@needs_io
+def test_a_missing_calibration_is_an_os_error(tmp_path):
+    with pytest.raises(OSError):
+        stereoview.Calibration.load(str(tmp_path / "missing.yaml"))
+
+
+@pytest.mark.skipif(stereoview.has_io, reason="this build has the io layer")
+def test_without_io_its_names_say_why():
+    for call in (lambda: stereoview.open_source(left="l.png", right="r.png"),
+                 lambda: stereoview.read_image("l.png"),
+                 lambda: stereoview.Calibration.load("rig.yaml")):
+        with pytest.raises(RuntimeError, match="no io layer"):
+            call()
+
+
+@needs_io
 def test_source_flags_are_checked(tmp_path):
     with pytest.raises(ValueError, match="unknown option"):
         stereoview.open_source(frobnicate=1)

@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 
+from conftest import needs_io
+
 stereoview = pytest.importorskip("stereoview")
 
 # A rectified rig: f = 500 px, principal point (32, 20), baseline 0.1 (T x = -0.1).
@@ -44,6 +46,7 @@ def calibration(tmp_path):
     return stereoview.Calibration.load(str(path))
 
 
+@needs_io
 def test_calibration_geometry(calibration):
     assert calibration.focal_length == pytest.approx(500)
     assert calibration.baseline == pytest.approx(0.1)
@@ -51,6 +54,7 @@ def test_calibration_geometry(calibration):
     assert calibration.Q[2, 3] == pytest.approx(500)
 
 
+@needs_io
 def test_reproject_gives_depth_f_b_over_d(calibration):
     disparity = np.full((40, 64), 5.0, np.float32)
     disparity[0, :] = np.nan  # invalid pixels are left out

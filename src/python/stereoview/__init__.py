@@ -5,9 +5,36 @@ evaluation of the stereoview program, on NumPy arrays.
     m = stereoview.Matcher(algorithm="census-sgm", p2=90)
     disparity = m.compute(left, right)   # float32 px, NaN where invalid
 """
-from stereoview._stereoview import (Calibration, Source, evaluate, open_source, parameter_keys,
-                                    read_image, read_pfm, write_pfm)
+from stereoview._stereoview import evaluate, has_io, parameter_keys, read_pfm, write_pfm
 from stereoview.matcher import Matcher
 
-__all__ = ["Matcher", "Calibration", "Source", "evaluate", "open_source", "parameter_keys",
-           "read_image", "read_pfm", "write_pfm"]
+if has_io:
+    from stereoview._stereoview import Calibration, Source, open_source, read_image
+else:
+    # A build without OpenCV (the io layer): these names exist, and say why they cannot work.
+    def _needs_io(name):
+        def missing(*args, **kwargs):
+            raise RuntimeError(f"stereoview.{name}: this build of stereoview has no io layer "
+                               "(it was configured without OpenCV); the engines, evaluate() "
+                               "and the PFM files work")
+        missing.__name__ = name
+        return missing
+
+    open_source = _needs_io("open_source")
+    read_image = _needs_io("read_image")
+
+    class _NeedsIo:
+        def __init__(self, name):
+            self._name = name
+
+        def __getattr__(self, attribute):
+            return _needs_io(f"{self._name}.{attribute}")
+
+        def __call__(self, *args, **kwargs):
+            return _needs_io(self._name)()
+
+    Calibration = _NeedsIo("Calibration")
+    Source = _NeedsIo("Source")
+
+__all__ = ["Matcher", "Calibration", "Source", "evaluate", "has_io", "open_source",
+           "parameter_keys", "read_image", "read_pfm", "write_pfm"]
