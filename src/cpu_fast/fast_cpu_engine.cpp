@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/core/algorithm_registry.h"
+#include "src/core/census_cost.h"
 #include "src/core/confidence.h"
 #include "src/core/disparity.h"
 #include "src/core/high_bit_depth.h"
@@ -106,7 +107,7 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
     {
       const auto t = timer("sgm");
       fast_sgm_aggregate(volumes.costs, range, left_levels.eight_bit[level], sgm_settings(params),
-                         volumes.sum, volumes.scratch);
+                         volumes.sum, volumes.scratch, kMaxMatchCost);
     }
     WtaSettings wta;
     wta.uniqueness = final_level ? params.uniqueness : 0;
