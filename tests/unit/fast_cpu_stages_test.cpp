@@ -5,12 +5,14 @@
 // and the WTA / backward matching.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "src/core/block_matching.h"
 #include "src/core/census_cost.h"
 #include "src/core/census_transform.h"
 #include "src/core/cost_volume.h"
@@ -19,6 +21,7 @@
 #include "src/core/median_filter.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/winner_takes_all.h"
+#include "src/cpu_fast/fast_block_matching.h"
 #include "src/cpu_fast/fast_census_cost.h"
 #include "src/cpu_fast/fast_cpu_engine.h"
 #include "src/cpu_fast/fast_median.h"
@@ -375,6 +378,58 @@ TEST(FastSgm, RejectsWhatTheReferenceRejects) {
   WtaSettings wta;
   wta.uniqueness = 100;
   EXPECT_THROW(fast_winner_takes_all(sums, range, wta, nullptr), InputError);
+}
+
+// -1 when the two volumes hold the same candidates, else the first differing entry (0 for a
+// different shape).
+long sad_mismatch(const CostVolume<uint32_t>& fast, const CostVolume<uint32_t>& reference) {
+  if (fast.width() != reference.width() || fast.height() != reference.height() ||
+      fast.count() != reference.count() || fast.costs().size() != reference.costs().size()) {
+    return 0;
+  }
+  const auto [a, b] = std::mismatch(fast.costs().begin(), fast.costs().end(), reference.costs().begin());
+  return a == fast.costs().end() ? -1 : static_cast<long>(a - fast.costs().begin());
+}
+
+void check_sad(Size size, int window, const SearchRange& range, const std::string& what) {
+  const test::ShiftedPair pair = test::shifted_pair(size.width, size.height, 5, 17, 1);
+  const CostVolume<uint32_t> reference = sad_cost_volume(pair.left, pair.right, window, range);
+  EXPECT_EQ(sad_mismatch(fast_sad_cost_volume(pair.left, pair.right, window, range), reference), -1)
+      << size_name(size) << " window " << window << " " << what;
+}
+
+// Every window, ranges that start left of 0, at 0 and beyond the image, counts that fill no,
+// one or several vectors, images narrower and lower than the window, on every target.
+TEST(FastSad, EqualsTheReferenceForEveryWindowRangeAndTarget) {
+  test::for_each_simd_target([](const std::string& target) {
+    SCOPED_TRACE(target);
+    for (int window = 3; window <= 21; window += 2) {
+      for (const Size size : {kSmall, kOdd, Size{5, 3}}) {
+        for (const int count : {1, 7, 16, 33, 64, 100}) {
+          for (const int base : {-5, 0, 3, size.width + 2}) {
+            check_sad(size, window, SearchRange(base, count),
+                      "base " + std::to_string(base) + " count " + std::to_string(count));
+          }
+        }
+      }
+    }
+  });
+}
+
+TEST(FastSad, EqualsTheReferenceOnLargerImagesAndPerPixelRanges) {
+  check_sad(Size{641, 79}, 9, SearchRange(0, 128), "D128");
+  check_sad(Size{333, 61}, 5, SearchRange(-3, 256), "D256");
+  check_sad(Size{1920, 33}, 21, SearchRange(0, 64), "full HD row");
+  check_sad(kOdd, 7, SearchRange(varied_bases(kOdd, 4), 9), "per-pixel range");
+  check_sad(kSmall, 3, SearchRange(0, 0), "no candidates");
+}
+
+TEST(FastSad, RejectsWhatTheReferenceRejects) {
+  const ImageU8 image(8, 8, 1);
+  EXPECT_THROW(fast_sad_cost_volume(image, image, 4, SearchRange(0, 4)), InputError);
+  EXPECT_THROW(fast_sad_cost_volume(image, image, 23, SearchRange(0, 4)), InputError);
+  EXPECT_THROW(fast_sad_cost_volume(image, ImageU8(9, 8), 5, SearchRange(0, 4)), InputError);
+  EXPECT_THROW(fast_sad_cost_volume(image, image, 5, SearchRange(0, -1)), InputError);
 }
 
 // Disparities with ties, negative values, isolated valid pixels and invalid runs.
