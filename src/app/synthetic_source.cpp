@@ -10,7 +10,7 @@ std::string SyntheticSource::describe() const {
 }
 
 std::optional<StereoPair> SyntheticSource::next() {
-  SyntheticFrame frame = scene_.render(static_cast<int>(next_index_));
+  SyntheticFrame frame = scene_.render_views(static_cast<int>(next_index_));
   StereoPair pair;
   pair.index = next_index_++;
   pair.timestamp_s = frame.timestamp_s;
