@@ -11,8 +11,8 @@ namespace sv {
 // sgm_aggregate (sgm_aggregation.h) on padded costs, bit for bit: S(p, k) = sum over the 4 or 8
 // paths of L_r(p, k), for k < count() (lanes past it are unspecified). `range` is the costs'
 // search range; `left` guides the adaptive P2 (may be empty without it). Path costs run in
-// 8- or 16-bit lanes over the candidates; the horizontal paths run row by row in parallel, the
-// vertical and diagonal ones sweep down and then up the image, threads splitting each row.
+// 8- or 16-bit lanes over the candidates; one sweep down the image carries the paths that come
+// from above or the left and one sweep up the others, on two threads where there are two.
 // Deterministic for any thread count. Throws InputError as sgm_aggregate does.
 // `max_cost` bounds the costs (kMaxMatchCost for census costs): where sgm_byte_path_costs holds,
 // the path costs run in 8-bit lanes, twice as many a vector; a cost above it gives wrong sums.
