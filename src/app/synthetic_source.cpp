@@ -2,6 +2,10 @@
 
 #include <string>
 
+#ifdef STEREOVIEW_HAS_CPU_FAST
+#include "src/cpu_fast/fast_synthetic_views.h"
+#endif
+
 namespace sv {
 
 std::string SyntheticSource::describe() const {
@@ -10,7 +14,12 @@ std::string SyntheticSource::describe() const {
 }
 
 std::optional<StereoPair> SyntheticSource::next() {
-  SyntheticFrame frame = scene_.render(static_cast<int>(next_index_));
+  // The same views either way; the SIMD renderer draws them at camera rate.
+#ifdef STEREOVIEW_HAS_CPU_FAST
+  SyntheticFrame frame = fast_synthetic_views(scene_, static_cast<int>(next_index_));
+#else
+  SyntheticFrame frame = scene_.render_views(static_cast<int>(next_index_));
+#endif
   StereoPair pair;
   pair.index = next_index_++;
   pair.timestamp_s = frame.timestamp_s;

@@ -45,30 +45,23 @@
 
 #include "src/core/error.h"
 #include "src/core/parallel_for.h"
+#include "src/core/synthetic_scene_state.h"
 
 namespace sv {
+namespace synthetic {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kWallDepth = 10.0;
 constexpr double kGroundDepthAtBottomRow = 1.7;
 constexpr double kNoHit = std::numeric_limits<double>::infinity();
 
-struct Vec3 {
-  double x = 0, y = 0, z = 0;
-};
-Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3 operator*(Vec3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-double dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 // ---- Deterministic randomness ------------------------------------------------------------
 
 uint32_t avalanche(uint32_t h) {
   h ^= h >> 16;
-  h *= 0x21F0AAADu;
+  h *= kAvalanche1;
   h ^= h >> 15;
-  h *= 0x735A2D97u;
+  h *= kAvalanche2;
   h ^= h >> 15;
   return h;
 }
@@ -76,9 +69,8 @@ uint32_t avalanche(uint32_t h) {
 // One multiply per axis with distinct odd constants, then a full avalanche: cheap enough for
 // the 8 lattice corners of every noise sample, well mixed enough that no pattern shows.
 uint32_t hash_lattice(int32_t x, int32_t y, int32_t z, uint32_t seed) {
-  return avalanche(seed ^ (static_cast<uint32_t>(x) * 0x8DA6B343u) ^
-                   (static_cast<uint32_t>(y) * 0xD8163841u) ^
-                   (static_cast<uint32_t>(z) * 0xCB1AB31Fu));
+  return avalanche(seed ^ (static_cast<uint32_t>(x) * kHashX) ^ (static_cast<uint32_t>(y) * kHashY) ^
+                   (static_cast<uint32_t>(z) * kHashZ));
 }
 
 // Uniform in [0, 1) from a seed and a small stream index (for layout and colours).
@@ -93,30 +85,47 @@ double smoothstep(double lo, double hi, double v) {
   return t * t * (3.0 - 2.0 * t);
 }
 
+// The lattice values of the cell one noise stream sampled last. Neighbouring samples of a row
+// mostly fall in the same cell (the finest octave spans 4 px or more), so most samples reuse the
+// values instead of hashing the corners again; they are the very values the hashes give, so the
+// frames stay the same bit for bit. One per row and stream, never shared between threads.
+struct LatticeCell {
+  bool valid = false;
+  int32_t ix = 0, iy = 0, iz = 0;
+  double corner[8] = {};
+};
+
+constexpr double kToUnit = 1.0 / 16777216.0;
+
 // Value noise in [0, 1): random values on the integer lattice, quintic interpolation. Planar
-// surfaces use the 2D variant (p.z ignored), which needs half the lattice hashes.
-double value_noise_2d(Vec3 p, uint32_t seed) {
+// surfaces use the 2D variant (p.z ignored), which needs half the lattice hashes. `c` remembers
+// the lattice values of the last cell the stream sampled (LatticeCell).
+double value_noise_2d(Vec3 p, uint32_t seed, LatticeCell& c) {
   const double fx = std::floor(p.x), fy = std::floor(p.y);
   const int32_t ix = static_cast<int32_t>(fx), iy = static_cast<int32_t>(fy);
   const double tx = fade(p.x - fx), ty = fade(p.y - fy);
-  constexpr double kToUnit = 1.0 / 16777216.0;
-  const double c00 = (hash_lattice(ix, iy, 0, seed) >> 8) * kToUnit;
-  const double c10 = (hash_lattice(ix + 1, iy, 0, seed) >> 8) * kToUnit;
-  const double c01 = (hash_lattice(ix, iy + 1, 0, seed) >> 8) * kToUnit;
-  const double c11 = (hash_lattice(ix + 1, iy + 1, 0, seed) >> 8) * kToUnit;
-  return lerp(lerp(c00, c10, tx), lerp(c01, c11, tx), ty);
+  if (!c.valid || c.ix != ix || c.iy != iy || c.iz != 0) {
+    c = {true, ix, iy, 0, {}};
+    c.corner[0] = (hash_lattice(ix, iy, 0, seed) >> 8) * kToUnit;
+    c.corner[1] = (hash_lattice(ix + 1, iy, 0, seed) >> 8) * kToUnit;
+    c.corner[2] = (hash_lattice(ix, iy + 1, 0, seed) >> 8) * kToUnit;
+    c.corner[3] = (hash_lattice(ix + 1, iy + 1, 0, seed) >> 8) * kToUnit;
+  }
+  return lerp(lerp(c.corner[0], c.corner[1], tx), lerp(c.corner[2], c.corner[3], tx), ty);
 }
 
-double value_noise_3d(Vec3 p, uint32_t seed) {
+double value_noise_3d(Vec3 p, uint32_t seed, LatticeCell& c) {
   const double fx = std::floor(p.x), fy = std::floor(p.y), fz = std::floor(p.z);
   const int32_t ix = static_cast<int32_t>(fx), iy = static_cast<int32_t>(fy),
                 iz = static_cast<int32_t>(fz);
   const double tx = fade(p.x - fx), ty = fade(p.y - fy), tz = fade(p.z - fz);
-  double corner[8];
-  for (int i = 0; i < 8; ++i) {
-    corner[i] = (hash_lattice(ix + (i & 1), iy + ((i >> 1) & 1), iz + (i >> 2), seed) >> 8) *
-                (1.0 / 16777216.0);
+  if (!c.valid || c.ix != ix || c.iy != iy || c.iz != iz) {
+    c = {true, ix, iy, iz, {}};
+    for (int i = 0; i < 8; ++i) {
+      c.corner[i] = (hash_lattice(ix + (i & 1), iy + ((i >> 1) & 1), iz + (i >> 2), seed) >> 8) * kToUnit;
+    }
   }
+  const double* corner = c.corner;
   const double x00 = lerp(corner[0], corner[1], tx), x10 = lerp(corner[2], corner[3], tx);
   const double x01 = lerp(corner[4], corner[5], tx), x11 = lerp(corner[6], corner[7], tx);
   return lerp(lerp(x00, x10, ty), lerp(x01, x11, ty), tz);
@@ -124,31 +133,27 @@ double value_noise_3d(Vec3 p, uint32_t seed) {
 
 // Multi-octave noise with contrast stretched to roughly fill [0, 1]. Octaves too fine for the
 // pixel grid at this depth fade to their mean (same depth in both views, so same colour).
+// `cells`: one LatticeCell per octave.
 double layered_noise(Vec3 p, bool planar, double wavelength, int octaves, double pixels_per_unit,
-                     uint32_t seed) {
+                     uint32_t seed, LatticeCell* cells) {
   double sum = 0.0, weight_sum = 0.0, amplitude = 1.0;
   for (int k = 0; k < octaves; ++k) {
     const double detail = smoothstep(2.0, 4.0, wavelength * pixels_per_unit);
     double n = 0.5;
     if (detail > 0.0) {
       const Vec3 q = p * (1.0 / wavelength);
-      n = planar ? value_noise_2d(q, seed + 1013u * k) : value_noise_3d(q, seed + 1013u * k);
+      n = planar ? value_noise_2d(q, seed + kOctaveSeedStep * k, cells[k])
+                 : value_noise_3d(q, seed + kOctaveSeedStep * k, cells[k]);
     }
     sum += amplitude * lerp(0.5, n, detail);
     weight_sum += amplitude;
-    amplitude *= 0.65;
+    amplitude *= kOctaveAmplitude;
     wavelength *= 0.5;
   }
-  return std::clamp(0.5 + (sum / weight_sum - 0.5) * 2.2, 0.0, 1.0);
+  return std::clamp(0.5 + (sum / weight_sum - 0.5) * kContrast, 0.0, 1.0);
 }
 
 // ---- Scene description -------------------------------------------------------------------
-
-enum class SurfaceId { Wall = 0, Ground, Sphere, NearPost, FloatingCube, Count };
-
-struct Color {
-  double r = 0, g = 0, b = 0;
-};
 
 Color hsv_color(double hue, double saturation, double value) {
   const double h = (hue - std::floor(hue)) * 6.0;
@@ -158,35 +163,6 @@ Color hsv_color(double hue, double saturation, double value) {
   };
   return {channel(5.0), channel(3.0), channel(1.0)};
 }
-
-struct Material {
-  Color first, second;
-  double wavelength = 1.0;  // of the coarsest octave, world units
-  uint32_t noise_seed = 0;
-};
-
-struct Box {
-  Vec3 lo, hi;
-};
-
-struct Rect {
-  double x0, x1, y0, y1;
-  bool contains(double x, double y) const { return x >= x0 && x < x1 && y >= y0 && y < y1; }
-};
-
-// Everything needed to trace one frame.
-struct SceneState {
-  int width = 0, height = 0;
-  double focal = 0, cx = 0, cy = 0, baseline = 0, max_disparity = 0;
-  Vec3 left_camera;
-  double ground_y = 0;
-  Vec3 sphere_center;
-  double sphere_radius = 0;
-  Box near_post, floating_cube;
-  Rect low_texture_patch, stripe_region;  // on the wall, world x and y
-  double stripe_period = 0;
-  Material materials[static_cast<int>(SurfaceId::Count)];
-};
 
 struct Hit {
   double t = kNoHit;  // equals the depth below camera, since ray directions have z = 1
@@ -258,8 +234,16 @@ Hit trace(const SceneState& s, Vec3 o, Vec3 d) {
   return best;
 }
 
-Color shade(const SceneState& s, const Hit& hit, Vec3 point) {
+// The LatticeCells of every noise stream shade() samples: per surface, the four octaves of
+// the brightness, the colour mix and the low-texture patch.
+struct ShadeCache {
+  static constexpr int kBrightness = 0, kMix = 4, kPatch = 5, kStreams = 6;
+  LatticeCell cells[static_cast<int>(SurfaceId::Count)][kStreams];
+};
+
+Color shade(const SceneState& s, const Hit& hit, Vec3 point, ShadeCache& cache) {
   const Material& m = s.materials[static_cast<int>(hit.surface)];
+  LatticeCell* cells = cache.cells[static_cast<int>(hit.surface)];
   // Texture coordinates move with the object (only the sphere moves); the planes use their
   // two in-plane coordinates.
   Vec3 local = point;
@@ -277,20 +261,21 @@ Color shade(const SceneState& s, const Hit& hit, Vec3 point) {
   double brightness = 0.0, mix = 0.0;
   const bool on_wall = hit.surface == SurfaceId::Wall;
   if (on_wall && s.low_texture_patch.contains(point.x, point.y)) {
-    brightness = 0.62 + 0.012 * (value_noise_2d(local * (1.0 / m.wavelength), m.noise_seed) - 0.5);
+    brightness = 0.62 + 0.012 * (value_noise_2d(local * (1.0 / m.wavelength), m.noise_seed,
+                                                cells[ShadeCache::kPatch]) - 0.5);
     mix = 0.0;
   } else if (on_wall && s.stripe_region.contains(point.x, point.y)) {
-    brightness = 0.2 + 0.75 * (0.5 + 0.5 * std::sin(2.0 * kPi * point.x / s.stripe_period));
+    brightness = stripe_brightness(s, point.x);
     mix = 1.0;
   } else {
-    brightness =
-        0.15 + 0.9 * layered_noise(local, planar, m.wavelength, 4, pixels_per_unit, m.noise_seed);
-    mix = smoothstep(
-        0.3, 0.7,
-        layered_noise(local, planar, 2.0 * m.wavelength, 1, pixels_per_unit, m.noise_seed + 7u));
+    brightness = 0.15 + 0.9 * layered_noise(local, planar, m.wavelength, kBrightnessOctaves,
+                                            pixels_per_unit, m.noise_seed,
+                                            &cells[ShadeCache::kBrightness]);
+    mix = smoothstep(0.3, 0.7,
+                     layered_noise(local, planar, 2.0 * m.wavelength, 1, pixels_per_unit,
+                                   m.noise_seed + kMixSeedOffset, &cells[ShadeCache::kMix]));
   }
 
-  static const Vec3 kLight = {-0.35, -0.75, -0.56};  // towards the light: up, left, behind camera
   const double lambert = std::max(0.0, dot(hit.normal, kLight));
   const double light = brightness * (0.55 + 0.45 * lambert);
   return {light * lerp(m.first.r, m.second.r, mix), light * lerp(m.first.g, m.second.g, mix),
@@ -299,6 +284,12 @@ Color shade(const SceneState& s, const Hit& hit, Vec3 point) {
 
 uint8_t to_byte(double v) {
   return static_cast<uint8_t>(std::clamp(std::floor(v * 255.0 + 0.5), 0.0, 255.0));
+}
+
+}  // namespace
+
+double stripe_brightness(const SceneState& s, double x) {
+  return 0.2 + 0.75 * (0.5 + 0.5 * std::sin(2.0 * kPi * x / s.stripe_period));
 }
 
 SceneState build_scene(const SyntheticSceneConfig& config, int frame_index) {
@@ -361,12 +352,13 @@ ImageRgb8 render_view(const SceneState& s, Vec3 camera) {
   ImageRgb8 image(s.width, s.height);
   parallel_for(0, s.height, [&](int y) {
     Rgb8* row = image.row(y);
+    ShadeCache cache;
     for (int x = 0; x < s.width; ++x) {
       Color sum;
       for (int sub = 0; sub < 4; ++sub) {
         const Vec3 d = pixel_ray(s, x + ((sub & 1) ? 0.25 : -0.25), y + ((sub & 2) ? 0.25 : -0.25));
         const Hit hit = trace(s, camera, d);
-        const Color c = shade(s, hit, camera + d * hit.t);
+        const Color c = shade(s, hit, camera + d * hit.t, cache);
         sum.r += c.r;
         sum.g += c.g;
         sum.b += c.b;
@@ -376,6 +368,8 @@ ImageRgb8 render_view(const SceneState& s, Vec3 camera) {
   });
   return image;
 }
+
+namespace {
 
 void compute_ground_truth(const SceneState& s, SyntheticFrame& frame) {
   const Vec3 right_camera = s.left_camera + Vec3{s.baseline, 0, 0};
@@ -434,6 +428,7 @@ void compute_discontinuities(SyntheticFrame& frame) {
 }
 
 }  // namespace
+}  // namespace synthetic
 
 SyntheticScene::SyntheticScene(SyntheticSceneConfig config) : config_(config) {
   if (config_.width < 1 || config_.height < 1) {
@@ -447,14 +442,21 @@ SyntheticScene::SyntheticScene(SyntheticSceneConfig config) : config_(config) {
 }
 
 SyntheticFrame SyntheticScene::render(int frame_index) const {
-  const SceneState scene = build_scene(config_, frame_index);
+  SyntheticFrame frame = render_views(frame_index);
+  const synthetic::SceneState scene = synthetic::build_scene(config_, frame_index);
+  synthetic::compute_ground_truth(scene, frame);
+  synthetic::compute_discontinuities(frame);
+  return frame;
+}
+
+SyntheticFrame SyntheticScene::render_views(int frame_index) const {
+  using synthetic::Vec3;
+  const synthetic::SceneState scene = synthetic::build_scene(config_, frame_index);
   SyntheticFrame frame;
   frame.index = frame_index;
   frame.timestamp_s = frame_index / 30.0;
-  frame.left = render_view(scene, scene.left_camera);
-  frame.right = render_view(scene, scene.left_camera + Vec3{scene.baseline, 0, 0});
-  compute_ground_truth(scene, frame);
-  compute_discontinuities(frame);
+  frame.left = synthetic::render_view(scene, scene.left_camera);
+  frame.right = synthetic::render_view(scene, scene.left_camera + Vec3{scene.baseline, 0, 0});
   return frame;
 }
 

@@ -36,6 +36,9 @@ class SyntheticScene {
   const SyntheticSceneConfig& config() const { return config_; }
   // Frame `frame_index` (any int; timestamp_s = frame_index / 30). Deterministic and thread-safe.
   SyntheticFrame render(int frame_index) const;
+  // The same frame's two views alone (ground truth and masks left empty): what a frame source
+  // needs, without the ground truth's extra rays.
+  SyntheticFrame render_views(int frame_index) const;
 
  private:
   SyntheticSceneConfig config_;

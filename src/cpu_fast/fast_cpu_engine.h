@@ -9,7 +9,8 @@ namespace sv {
 
 // The CPU engine users run (`--engine cpu`): census-SGM with SIMD stages (packed census, cost,
 // path aggregation, WTA and backward matching on Google Highway, dispatched at run time to the
-// best instruction set of the CPU), bit for bit the CPU reference's result. Everything it does
+// best instruction set of the CPU) and block-matching SAD with SIMD window sums, bit for bit the
+// CPU reference's result. Everything it does
 // not accelerate (other algorithms, the confidence and repair) runs on the reference it derives
 // from. The median is SIMD too; LR check, speckle and fill are the reference's own stages.
 class FastCpuEngine : public CpuEngine {
@@ -29,7 +30,8 @@ class FastCpuEngine : public CpuEngine {
   ~FastCpuEngine() override;
 
  protected:
-  // Census-SGM without confidence, on any input depth (colour pairs by their gray).
+  // Census-SGM and BM SAD without confidence, on any input depth census takes (colour pairs by
+  // their gray).
   std::optional<DisparityResult> compute_accelerated(const HostPair& pair, const StereoParams& params,
                                                      const OverTimeStage& over_time) override;
 

@@ -11,17 +11,24 @@ namespace sv {
 // sgm_aggregate (sgm_aggregation.h) on padded costs, bit for bit: S(p, k) = sum over the 4 or 8
 // paths of L_r(p, k), for k < count() (lanes past it are unspecified). `range` is the costs'
 // search range; `left` guides the adaptive P2 (may be empty without it). Path costs run in
-// 16-bit lanes over the candidates; the horizontal paths run row by row in parallel, the
-// vertical and diagonal ones sweep down and then up the image, threads splitting each row.
+// 8- or 16-bit lanes over the candidates; one sweep down the image carries the paths that come
+// from above or the left and one sweep up the others, on two threads where there are two.
 // Deterministic for any thread count. Throws InputError as sgm_aggregate does.
+// `max_cost` bounds the costs (kMaxMatchCost for census costs): where sgm_byte_path_costs holds,
+// the path costs run in 8-bit lanes, twice as many a vector; a cost above it gives wrong sums.
 PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
                                          const SearchRange& range, const ImageU8& left,
-                                         const SgmSettings& settings);
+                                         const SgmSettings& settings, int max_cost = 255);
 
 // The same into `sum`, with `scratch` for the backward sweep's rows; both reshaped (their memory
 // reused when large enough).
 void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
                         const ImageU8& left, const SgmSettings& settings,
-                        PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch);
+                        PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch,
+                        int max_cost = 255);
+
+// Whether every path cost fits a byte, so fast_sgm_aggregate runs them in 8-bit lanes: a uniform
+// range and max_cost + P2 <= 255 (fast_sgm.cpp's comment says why this suffices).
+bool sgm_byte_path_costs(const SearchRange& range, const SgmSettings& settings, int max_cost);
 
 }  // namespace sv

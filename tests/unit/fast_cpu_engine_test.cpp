@@ -1,7 +1,7 @@
 // The fast CPU engine (--engine cpu) against the CPU reference engine (--engine reference): the
 // whole pipeline's fixed-point and float disparities bit for bit, for every census window, input
 // depth, path count, disparity count and minimum, pyramid (per-pixel ranges) and post-filter
-// setting, on awkward sizes, on the CPU's best SIMD target and pinned to the baseline target.
+// setting, and block-matching SAD for windows, ranges and its own settings, on awkward sizes, on the CPU's best SIMD target and pinned to the baseline target.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,6 +59,31 @@ std::vector<Case> parameter_cases() {
   return cases;
 }
 
+// Block-matching SAD variants, each on top of the defaults with algorithm bm-sad.
+std::vector<Case> sad_cases() {
+  const auto sad = [](std::function<void(StereoParams&)> tweak) {
+    return [tweak](StereoParams& p) {
+      p.algorithm = "bm-sad";
+      tweak(p);
+    };
+  };
+  return {
+      {"bm-sad defaults", sad([](StereoParams&) {})},
+      {"bm-sad window 3 min -8 D37", sad([](StereoParams& p) {
+         p.window = 3; p.min_disparity = -8; p.num_disparities = 37; })},
+      {"bm-sad window 21 D128", sad([](StereoParams& p) { p.window = 21; p.num_disparities = 128; })},
+      {"bm-sad window 5 min 5 D1", sad([](StereoParams& p) {
+         p.window = 5; p.min_disparity = 5; p.num_disparities = 1; })},
+      {"bm-sad max cost 6, uniqueness 30, no LR", sad([](StereoParams& p) {
+         p.bm_max_cost = 6.0f; p.uniqueness = 30; p.lr_check = false; })},
+      {"bm-sad no subpixel, median 5, speckles", sad([](StereoParams& p) {
+         p.subpixel = false; p.median = 5; p.speckle_size = 20; })},
+      {"bm-sad pyramid 1", sad([](StereoParams& p) { p.pyramid_levels = 1; })},
+      {"bm-sad pyramid 2 radius 3 min -4", sad([](StereoParams& p) {
+         p.pyramid_levels = 2; p.refine_radius = 3; p.min_disparity = -4; })},
+  };
+}
+
 void expect_same(const DisparityResult& fast, const DisparityResult& reference, const std::string& what) {
   if (reference.disparity_fixed.empty()) return;  // refused by both (matched_or_refused)
   EXPECT_TRUE(fast.disparity_fixed == reference.disparity_fixed) << what;
@@ -96,7 +121,9 @@ void check_every_case(int width, int height, const std::string& target) {
   const test::ShiftedPair pair = pair_of(width, height);
   FastCpuEngine fast;
   CpuEngine reference;
-  for (const Case& c : parameter_cases()) {
+  std::vector<Case> cases = parameter_cases();
+  for (Case& c : sad_cases()) cases.push_back(std::move(c));
+  for (const Case& c : cases) {
     StereoParams params;
     c.tweak(params);
     const std::string what = target + " " + std::to_string(width) + "x" + std::to_string(height) + " " + c.name;
@@ -132,6 +159,11 @@ TEST(FastCpuEngine, EqualsTheReferenceOnTheSyntheticSceneAtCameraSizes) {
   const SyntheticFrame vga = test::render_synthetic(640, 480, 60, 0);
   expect_same(fast.compute(to_gray(vga.left), to_gray(vga.right), params),
               reference.compute(to_gray(vga.left), to_gray(vga.right), params), "640x480 D64");
+  StereoParams sad;
+  sad.algorithm = "bm-sad";
+  sad.num_disparities = 64;
+  expect_same(fast.compute(to_gray(vga.left), to_gray(vga.right), sad),
+              reference.compute(to_gray(vga.left), to_gray(vga.right), sad), "640x480 bm-sad D64");
   params.num_disparities = 8;
   params.sgm_paths = 4;
   const SyntheticFrame hd = test::render_synthetic(1920, 1080, 7, 0);
@@ -171,7 +203,7 @@ TEST(FastCpuEngine, LeavesWhatItDoesNotAccelerateToTheReference) {
   CpuEngine reference;
   const test::ShiftedPair pair = pair_of(45, 21);
   StereoParams bm;
-  bm.algorithm = "bm-sad";
+  bm.algorithm = "bm-ssd";
   StereoParams confidence;
   confidence.confidence = true;
   for (const StereoParams& params : {bm, confidence}) {
@@ -194,8 +226,12 @@ TEST(FastCpuEngine, FrameCostCoversItsVolumes) {
   EXPECT_GE(cost.host_bytes, 640ull * 480 * 128 * 5);
   EXPECT_GT(cost.host_bytes, reference.frame_cost(640, 480, params).host_bytes);
   EXPECT_LT(cost.seconds, reference.frame_cost(640, 480, params).seconds);
-  params.algorithm = "bm-sad";
+  params.algorithm = "bm-sad";  // the reference's volumes, in less time
   EXPECT_EQ(fast.frame_cost(640, 480, params).host_bytes, reference.frame_cost(640, 480, params).host_bytes);
+  EXPECT_LT(fast.frame_cost(640, 480, params).seconds, reference.frame_cost(640, 480, params).seconds);
+  params.algorithm = "bm-ssd";  // not accelerated
+  EXPECT_EQ(fast.frame_cost(640, 480, params).host_bytes, reference.frame_cost(640, 480, params).host_bytes);
+  EXPECT_EQ(fast.frame_cost(640, 480, params).seconds, reference.frame_cost(640, 480, params).seconds);
 }
 
 TEST(FastCpuEngine, RefusesBadInputLikeTheReference) {

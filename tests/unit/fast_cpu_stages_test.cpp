@@ -5,12 +5,14 @@
 // and the WTA / backward matching.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "src/core/block_matching.h"
 #include "src/core/census_cost.h"
 #include "src/core/census_transform.h"
 #include "src/core/cost_volume.h"
@@ -19,6 +21,7 @@
 #include "src/core/median_filter.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/winner_takes_all.h"
+#include "src/cpu_fast/fast_block_matching.h"
 #include "src/cpu_fast/fast_census_cost.h"
 #include "src/cpu_fast/fast_cpu_engine.h"
 #include "src/cpu_fast/fast_median.h"
@@ -222,13 +225,19 @@ struct SgmCase {
   int paths;
   bool adaptive;
   bool per_pixel;
-  bool census_costs;  // realistic census costs (0..64); otherwise random bytes 0..255
+  bool census_costs;  // realistic census costs (0..64); otherwise random in 0..random_max
+  int p2 = 0;          // 0: 60 for census costs, 200 for random ones
+  int random_max = 255;
+
+  int penalty2() const { return p2 != 0 ? p2 : census_costs ? 60 : 200; }
+  int max_cost() const { return census_costs ? kMaxMatchCost : random_max; }
 };
 
 std::string describe(const SgmCase& c) {
   return size_name(c.size) + " D" + std::to_string(c.count) + " paths " + std::to_string(c.paths) +
          (c.adaptive ? " adaptive" : " constant") + (c.per_pixel ? " per-pixel" : " uniform") +
-         (c.census_costs ? " census" : " random");
+         (c.census_costs ? " census" : " random 0.." + std::to_string(c.random_max)) + " P2 " +
+         std::to_string(c.penalty2());
 }
 
 // The same costs in both layouts: the reference volume and the padded one.
@@ -245,7 +254,8 @@ Costs input_costs(const SgmCase& c, const ImageU8& left, const ImageU8& right, c
   } else {
     std::vector<uint8_t>& v = reference.costs();
     for (size_t i = 0; i < v.size(); ++i) {
-      v[i] = test::hash_value(static_cast<uint32_t>(i % 65521), static_cast<uint32_t>(i / 65521), 5);
+      const int h = test::hash_value(static_cast<uint32_t>(i % 65521), static_cast<uint32_t>(i / 65521), 5);
+      v[i] = static_cast<uint8_t>(h % (c.random_max + 1));
     }
   }
   PaddedVolume<uint8_t> fast(c.size.width, c.size.height, range);
@@ -269,12 +279,18 @@ void check_sgm(const SgmCase& c) {
   SgmSettings settings;
   settings.paths = c.paths;
   settings.p1 = 10;
-  settings.p2 = c.census_costs ? 60 : 200;
+  settings.p2 = c.penalty2();
   settings.adaptive_p2 = c.adaptive;
   settings.p2_edge_scale = 12;
   const CostVolume<uint16_t> reference = sgm_aggregate(costs.reference, pair.left, settings);
-  const PaddedVolume<int16_t> fast = fast_sgm_aggregate(costs.fast, range, pair.left, settings);
+  const PaddedVolume<int16_t> fast =
+      fast_sgm_aggregate(costs.fast, range, pair.left, settings, c.max_cost());
   ASSERT_EQ(volume_mismatch(fast, reference), -1) << what;
+  // Without the bound, 16-bit path costs: the same sums.
+  if (sgm_byte_path_costs(range, settings, c.max_cost())) {
+    ASSERT_EQ(volume_mismatch(fast_sgm_aggregate(costs.fast, range, pair.left, settings), reference), -1)
+        << what << " (16-bit path costs)";
+  }
 
   for (const int uniqueness : {0, 10, 60}) {
     WtaSettings wta;
@@ -308,6 +324,42 @@ TEST(FastSgm, EqualsTheReferenceOnMediumImages) {
   check_sgm({Size{641, 79}, 128, 8, true, true, true});
   check_sgm({Size{641, 79}, 64, 4, false, false, false});
   check_sgm({Size{333, 61}, 37, 8, true, false, true});
+  check_sgm({Size{641, 79}, 128, 8, false, false, true});
+  check_sgm({Size{641, 79}, 128, 4, true, false, true});
+}
+
+TEST(FastSgm, PathCostsFitBytesOnlyWhereEveryLFits) {
+  SgmSettings settings;
+  settings.p2 = 255 - kMaxMatchCost;
+  EXPECT_TRUE(sgm_byte_path_costs(SearchRange(-3, 128), settings, kMaxMatchCost));
+  EXPECT_FALSE(sgm_byte_path_costs(SearchRange(ImageI16(4, 4), 128), settings, kMaxMatchCost));
+  settings.p2 += 1;
+  EXPECT_FALSE(sgm_byte_path_costs(SearchRange(-3, 128), settings, kMaxMatchCost));
+  settings.p2 = 0;
+  EXPECT_TRUE(sgm_byte_path_costs(SearchRange(0, 8), settings, 255));
+}
+
+// Byte path costs at their limit, max_cost + P2 = 255 (saturating P1 steps, minLq + P2 = 255),
+// and just past it (16-bit), with random costs that reach the bound, on every target.
+TEST(FastSgm, EqualsTheReferenceAtTheBytePathCostLimit) {
+  test::for_each_simd_target([](const std::string& target) {
+    SCOPED_TRACE(target);
+    for (const int count : {1, 32, 64, 100, 128}) {
+      for (const int paths : {4, 8}) {
+        for (const bool adaptive : {false, true}) {
+          SgmCase limit{kSmall, count, paths, adaptive, false, false, 200, 55};
+          check_sgm(limit);
+          limit.random_max = 56;
+          check_sgm(limit);
+          limit.census_costs = true;
+          limit.p2 = 255 - kMaxMatchCost;
+          check_sgm(limit);
+          limit.p2 += 1;
+          check_sgm(limit);
+        }
+      }
+    }
+  });
 }
 
 TEST(FastSgm, RejectsWhatTheReferenceRejects) {
@@ -326,6 +378,58 @@ TEST(FastSgm, RejectsWhatTheReferenceRejects) {
   WtaSettings wta;
   wta.uniqueness = 100;
   EXPECT_THROW(fast_winner_takes_all(sums, range, wta, nullptr), InputError);
+}
+
+// -1 when the two volumes hold the same candidates, else the first differing entry (0 for a
+// different shape).
+long sad_mismatch(const CostVolume<uint32_t>& fast, const CostVolume<uint32_t>& reference) {
+  if (fast.width() != reference.width() || fast.height() != reference.height() ||
+      fast.count() != reference.count() || fast.costs().size() != reference.costs().size()) {
+    return 0;
+  }
+  const auto [a, b] = std::mismatch(fast.costs().begin(), fast.costs().end(), reference.costs().begin());
+  return a == fast.costs().end() ? -1 : static_cast<long>(a - fast.costs().begin());
+}
+
+void check_sad(Size size, int window, const SearchRange& range, const std::string& what) {
+  const test::ShiftedPair pair = test::shifted_pair(size.width, size.height, 5, 17, 1);
+  const CostVolume<uint32_t> reference = sad_cost_volume(pair.left, pair.right, window, range);
+  EXPECT_EQ(sad_mismatch(fast_sad_cost_volume(pair.left, pair.right, window, range), reference), -1)
+      << size_name(size) << " window " << window << " " << what;
+}
+
+// Every window, ranges that start left of 0, at 0 and beyond the image, counts that fill no,
+// one or several vectors, images narrower and lower than the window, on every target.
+TEST(FastSad, EqualsTheReferenceForEveryWindowRangeAndTarget) {
+  test::for_each_simd_target([](const std::string& target) {
+    SCOPED_TRACE(target);
+    for (int window = 3; window <= 21; window += 2) {
+      for (const Size size : {kSmall, kOdd, Size{5, 3}}) {
+        for (const int count : {1, 7, 16, 33, 64, 100}) {
+          for (const int base : {-5, 0, 3, size.width + 2}) {
+            check_sad(size, window, SearchRange(base, count),
+                      "base " + std::to_string(base) + " count " + std::to_string(count));
+          }
+        }
+      }
+    }
+  });
+}
+
+TEST(FastSad, EqualsTheReferenceOnLargerImagesAndPerPixelRanges) {
+  check_sad(Size{641, 79}, 9, SearchRange(0, 128), "D128");
+  check_sad(Size{333, 61}, 5, SearchRange(-3, 256), "D256");
+  check_sad(Size{1920, 33}, 21, SearchRange(0, 64), "full HD row");
+  check_sad(kOdd, 7, SearchRange(varied_bases(kOdd, 4), 9), "per-pixel range");
+  check_sad(kSmall, 3, SearchRange(0, 0), "no candidates");
+}
+
+TEST(FastSad, RejectsWhatTheReferenceRejects) {
+  const ImageU8 image(8, 8, 1);
+  EXPECT_THROW(fast_sad_cost_volume(image, image, 4, SearchRange(0, 4)), InputError);
+  EXPECT_THROW(fast_sad_cost_volume(image, image, 23, SearchRange(0, 4)), InputError);
+  EXPECT_THROW(fast_sad_cost_volume(image, ImageU8(9, 8), 5, SearchRange(0, 4)), InputError);
+  EXPECT_THROW(fast_sad_cost_volume(image, image, 5, SearchRange(0, -1)), InputError);
 }
 
 // Disparities with ties, negative values, isolated valid pixels and invalid runs.
