@@ -18,8 +18,10 @@ const char* invalid_reason_name(InvalidReason reason) {
 }
 
 void PixelCosts::follow(const ImageI16& disparity_fixed, InvalidReason stage) {
-  if (!available()) return;
-  const int16_t now = disparity_fixed.at(pixel.x, pixel.y);
+  if (available()) follow_value(disparity_fixed.at(pixel.x, pixel.y), stage);
+}
+
+void PixelCosts::follow_value(int16_t now, InvalidReason stage) {
   if (!is_valid_fixed_disparity(now)) {
     if (is_valid_fixed_disparity(final_disparity)) reason = stage;
   } else {

@@ -76,6 +76,8 @@ struct PixelCosts {
   // Follows one stage's result at the pixel: invalid after being valid puts the blame on
   // `stage`; valid again (repair, hole filling) clears it.
   void follow(const ImageI16& disparity_fixed, InvalidReason stage);
+  // The same with the pixel's value after the stage (an engine that fetched only that value).
+  void follow_value(int16_t now, InvalidReason stage);
 };
 
 // The costs of one pixel as PixelCosts holds them (no-candidate values as +inf).

@@ -18,6 +18,7 @@
 #include "src/core/pixel_costs.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/winner_takes_all.h"
+#include "tests/support/probe_compare.h"
 #include "tests/support/synthetic_frames.h"
 #include "tests/support/test_images.h"
 #ifdef SV_TEST_FAST_CPU
@@ -349,30 +350,6 @@ TEST(PixelCosts, NoProbeUnlessAsked) {
 }
 
 #ifdef SV_TEST_FAST_CPU
-void expect_same_probe(const PixelCosts& fast, const PixelCosts& reference) {
-  EXPECT_EQ(fast.unavailable, reference.unavailable);
-  EXPECT_EQ(fast.base, reference.base);
-  EXPECT_EQ(fast.matching, reference.matching);
-  EXPECT_EQ(fast.aggregated, reference.aggregated);
-  EXPECT_EQ(fast.matching_name, reference.matching_name);
-  EXPECT_EQ(fast.aggregated_name, reference.aggregated_name);
-  const PixelSelection& a = fast.selection;
-  const PixelSelection& b = reference.selection;
-  EXPECT_EQ(a.best, b.best);
-  EXPECT_EQ(a.second, b.second);
-  EXPECT_EQ(a.best_cost, b.best_cost);
-  EXPECT_EQ(a.second_cost, b.second_cost);
-  EXPECT_EQ(a.uniqueness_ratio, b.uniqueness_ratio);
-  EXPECT_EQ(a.fit.fitted, b.fit.fitted);
-  EXPECT_EQ(a.fit.offset, b.fit.offset);
-  EXPECT_EQ(a.fit.vertex, b.fit.vertex);
-  EXPECT_EQ(a.disparity, b.disparity);
-  EXPECT_EQ(a.reason, b.reason);
-  EXPECT_EQ(fast.uniqueness, reference.uniqueness);
-  EXPECT_EQ(fast.final_disparity, reference.final_disparity);
-  EXPECT_EQ(fast.reason, reference.reason);
-}
-
 TEST(PixelCosts, SimdEngineProbeEqualsTheReferences) {
   const GrayPair pair = synthetic_pair(96, 64, 30);
   std::vector<std::pair<std::string, StereoParams>> cases;
@@ -404,7 +381,7 @@ TEST(PixelCosts, SimdEngineProbeEqualsTheReferences) {
       const DisparityResult b = probe_frame(reference, pair, params, p);
       ASSERT_TRUE(a.probe && b.probe);
       ASSERT_TRUE(b.probe->available());
-      expect_same_probe(*a.probe, *b.probe);
+      test::expect_same_probe(*a.probe, *b.probe);
       EXPECT_EQ(a.probe->final_disparity, a.disparity_fixed.at(p.x, p.y));
     }
   }
