@@ -364,7 +364,8 @@ struct CudaEngine::Impl {
           }
           wta.max_cost = window_limit;
           if (tap != nullptr) {
-            tap->matching(costs_u16.data(), CellType::U16, padded, range.count, "window SAD", stream);
+            tap->matching(costs_u16.data(), CellType::U16, padded, range.count, "window SAD",
+                          stream);
             tap->selection(wta);
           }
           const bool lr = final_level && params.lr_check;
@@ -425,11 +426,10 @@ struct CudaEngine::Impl {
           }
         }
         if (tap != nullptr) {
-          if (esaw.half_storage) {
-            tap->matching(volumes.costs_half, CellType::F16, range.count, range.count, "truncated AD", stream);
-          } else {
-            tap->matching(volumes.costs, CellType::F32, range.count, range.count, "truncated AD", stream);
-          }
+          const void* costs = esaw.half_storage ? static_cast<const void*>(volumes.costs_half)
+                                                : static_cast<const void*>(volumes.costs);
+          tap->matching(costs, esaw.half_storage ? CellType::F16 : CellType::F32, range.count,
+                        range.count, "truncated AD", stream);
         }
         const bool esmp = algorithm.aggregation == Aggregation::Esmp;
         const MessageSettings messages = esmp_message_settings(params);
@@ -455,7 +455,10 @@ struct CudaEngine::Impl {
           ScopedStage s(*events, prefix + "cost");
           zncc_cost_volume(left, right, size.width, size.height, params.window, range, costs_f32.data(), stream);
         }
-        if (tap != nullptr) tap->matching(costs_f32.data(), CellType::F32, range.count, range.count, "1 - ZNCC", stream);
+        if (tap != nullptr) {
+          tap->matching(costs_f32.data(), CellType::F32, range.count, range.count, "1 - ZNCC",
+                        stream);
+        }
         wta.max_cost = params.zncc_min > -1.0f ? 1.0 - params.zncc_min : kNoLimit;
         select(static_cast<const float*>(costs_f32.data()));
         return;

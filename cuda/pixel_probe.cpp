@@ -48,7 +48,9 @@ void PixelProbeTaps::begin(const std::optional<ProbePixel>& pixel, int width, in
 
 size_t PixelProbeTaps::take(size_t bytes) {
   const size_t offset = (used_ + 7) / 8 * 8;
-  if (offset + bytes > kHostBytes) throw RuntimeError("pixel probe: more cells than its buffer holds");
+  if (offset + bytes > kHostBytes) {
+    throw RuntimeError("pixel probe: more cells than its buffer holds");
+  }
   used_ = offset + bytes;
   return offset;
 }
@@ -128,45 +130,20 @@ std::vector<T> PixelProbeTaps::cells(const Curve& curve) {
   return out;
 }
 
-std::vector<double> PixelProbeTaps::values(const Curve& curve) {
-  if (curve.paths > 0) {
-    const std::vector<uint16_t> sums = cells<uint16_t>(curve);
-    return cost_curve(sums.data(), curve.count);
-  }
+template <typename Use>
+auto PixelProbeTaps::with_cells(const Curve& curve, Use use) {
+  if (curve.paths > 0) return use(cells<uint16_t>(curve).data());
   switch (curve.type) {
-    case CellType::U8: { const auto c = cells<uint8_t>(curve); return cost_curve(c.data(), curve.count); }
-    case CellType::U16: { const auto c = cells<uint16_t>(curve); return cost_curve(c.data(), curve.count); }
-    case CellType::U32: { const auto c = cells<uint32_t>(curve); return cost_curve(c.data(), curve.count); }
-    case CellType::F32: { const auto c = cells<float>(curve); return cost_curve(c.data(), curve.count); }
-    case CellType::F16: {
-      std::vector<float> c(static_cast<size_t>(curve.count));
-      const std::vector<uint16_t> bits = cells<uint16_t>(curve);
-      for (size_t k = 0; k < c.size(); ++k) c[k] = half_bits_to_float(bits[k]);
-      return cost_curve(c.data(), curve.count);
-    }
+    case CellType::U8: return use(cells<uint8_t>(curve).data());
+    case CellType::U16: return use(cells<uint16_t>(curve).data());
+    case CellType::U32: return use(cells<uint32_t>(curve).data());
+    case CellType::F32: return use(cells<float>(curve).data());
+    case CellType::F16: break;
   }
-  return {};
-}
-
-PixelSelection PixelProbeTaps::select(const Curve& curve, int base) {
-  const int count = curve.count;
-  if (curve.paths > 0) {
-    const std::vector<uint16_t> sums = cells<uint16_t>(curve);
-    return explain_selection(sums.data(), count, base, wta_);
-  }
-  switch (curve.type) {
-    case CellType::U8: return explain_selection(cells<uint8_t>(curve).data(), count, base, wta_);
-    case CellType::U16: return explain_selection(cells<uint16_t>(curve).data(), count, base, wta_);
-    case CellType::U32: return explain_selection(cells<uint32_t>(curve).data(), count, base, wta_);
-    case CellType::F32: return explain_selection(cells<float>(curve).data(), count, base, wta_);
-    case CellType::F16: {
-      std::vector<float> c(static_cast<size_t>(count));
-      const std::vector<uint16_t> bits = cells<uint16_t>(curve);
-      for (size_t k = 0; k < c.size(); ++k) c[k] = half_bits_to_float(bits[k]);
-      return explain_selection(c.data(), count, base, wta_);
-    }
-  }
-  return {};
+  const std::vector<uint16_t> bits = cells<uint16_t>(curve);
+  std::vector<float> costs(bits.size());
+  for (size_t k = 0; k < bits.size(); ++k) costs[k] = half_bits_to_float(bits[k]);
+  return use(costs.data());
 }
 
 std::optional<PixelCosts> PixelProbeTaps::finish() {
@@ -183,13 +160,19 @@ std::optional<PixelCosts> PixelProbeTaps::finish() {
     out.unavailable = "the CUDA engine kept no costs for this pixel";
     return out;
   }
-  out.matching = values(matching_);
+  const auto curve_of = [](const Curve& curve) {
+    return [&curve](const auto* costs) { return cost_curve(costs, curve.count); };
+  };
+  out.matching = with_cells(matching_, curve_of(matching_));
   out.matching_name = matching_.name;
   if (aggregated_.present) {
-    out.aggregated = values(aggregated_);
+    out.aggregated = with_cells(aggregated_, curve_of(aggregated_));
     out.aggregated_name = aggregated_.name;
   }
-  out.selection = select(aggregated_.present ? aggregated_ : matching_, out.base);
+  const Curve& selected = aggregated_.present ? aggregated_ : matching_;
+  out.selection = with_cells(selected, [&](const auto* costs) {
+    return explain_selection(costs, selected.count, out.base, wta_);
+  });
   out.uniqueness = wta_.uniqueness;
   out.final_disparity = out.selection.disparity;
   out.reason = out.selection.reason;

@@ -66,8 +66,10 @@ class PixelProbeTaps {
                    const std::string& name, cudaStream_t stream);
   template <typename T>
   std::vector<T> cells(const Curve& curve);
-  std::vector<double> values(const Curve& curve);
-  PixelSelection select(const Curve& curve, int base);
+  // use(costs) with the curve's cells as the GPU stored them (half costs as float, the
+  // directions' path costs summed as uint16); its result.
+  template <typename Use>
+  auto with_cells(const Curve& curve, Use use);
 
   bool requested_ = false, active_ = false;
   PixelCosts costs_;  // the pixel, or why there is none
