@@ -17,6 +17,7 @@
 #include "cuda/fast_sgm.h"
 #include "cuda/frame_memory.h"
 #include "cuda/full_depth_pyramid.h"
+#include "cuda/pixel_probe.h"
 #include "cuda/stage_events.h"
 #include "cuda/stages.h"
 #include "src/core/algorithm_registry.h"
@@ -95,6 +96,7 @@ struct FrameSlot {
   int width = 0, height = 0;
   std::shared_ptr<const DeviceDisparity> device_result;  // want.device
   std::shared_ptr<const DeviceViews> device_views;  // want.device, and the GPU rectified colour views
+  PixelProbeTaps probe;  // want.probe: the pixel's costs, fetched as the pipeline passes them
 };
 
 // A submitted frame in collect() order: computing in a slot, finished early into `done` (submit
@@ -113,6 +115,7 @@ struct CudaEngine::Impl {
   FrameSlot slots[2] = {FrameSlot(stream), FrameSlot(stream)};
   std::deque<PendingFrame> pending;  // submitted, not yet collected, oldest first
   StageEvents* events = nullptr;  // the stage events of the frame being recorded
+  PixelProbeTaps* probe = nullptr;  // the probe of the frame being recorded; null: none
   // compute_on_device: its stage events and the events that order it with the caller's stream.
   StageEvents device_call_events{stream};
   cudaEvent_t device_call_ready = nullptr, device_call_done = nullptr;
@@ -206,6 +209,20 @@ struct CudaEngine::Impl {
     frame.peaks = confidence_inputs ? peaks.data() : nullptr;
     frame.right_view = confidence_inputs ? right_disparity.data() : nullptr;
     fast.run(frame, stream, *events, prefix);
+    if (final_level && probe != nullptr) {
+      const size_t stride = FastSgm::cells_per_pixel(range.count);
+      const size_t volume = static_cast<size_t>(size.width) * size.height * stride;
+      probe->matching(fast.costs(), CellType::U8, stride, range.count,
+                      frame.rank_left != nullptr ? "rank difference" : "census", stream);
+      probe->path_sums(fast.path_volumes(), volume, params.sgm_paths, stride, range.count,
+                       sgm_probe_name(params), stream);
+      probe->selection(wta);
+      probe->disparity(disparity.data(), InvalidReason::LrCheck, stream);
+    }
+  }
+
+  static std::string sgm_probe_name(const StereoParams& params) {
+    return "SGM, " + std::to_string(params.sgm_paths) + " paths";
   }
 
   // Matches one level into `disparity`; mirrors LevelMatcher in src/core/cpu_engine.cpp.
@@ -227,16 +244,22 @@ struct CudaEngine::Impl {
             ? static_cast<double>(params.bm_max_cost) * params.window * params.window
             : kNoLimit;
 
+    // The pixel probe reads the final level only; `tap` is null elsewhere.
+    PixelProbeTaps* const tap = final_level ? probe : nullptr;
+    if (tap != nullptr) tap->base(range.uniform_base, range.per_pixel_base, stream);
+
     auto select = [&](auto* costs) {
       {
         ScopedStage s(*events, prefix + "wta");
         winner_takes_all(costs, size.width, size.height, range, wta, disparity.data(), stream);
       }
+      if (tap != nullptr) tap->selection(wta);
       if (final_level && params.lr_check) {
         ScopedStage s(*events, prefix + "lr-check");
         right_view_disparity(costs, size.width, size.height, range, right_disparity.data(), stream);
         lr_check(disparity.data(), right_disparity.data(), size.width, size.height,
                  params.lr_max_diff, stream);
+        if (tap != nullptr) tap->disparity(disparity.data(), InvalidReason::LrCheck, stream);
       }
       if (final_level && wants_confidence(params)) {
         ScopedStage s(*events, prefix + "confidence");
@@ -257,6 +280,10 @@ struct CudaEngine::Impl {
         ScopedStage s(*events, prefix + "cost");
         write_costs(costs_u8.data());
       }
+      if (tap != nullptr) {
+        tap->matching(costs_u8.data(), CellType::U8, range.count, range.count,
+                      source.rank_left != nullptr ? "rank difference" : "census", stream);
+      }
       if (algorithm.aggregation != Aggregation::Sgm) {
         select(static_cast<const uint8_t*>(costs_u8.data()));
         return;
@@ -266,6 +293,10 @@ struct CudaEngine::Impl {
         ScopedStage s(*events, prefix + "sgm");
         sgm_aggregate(costs_u8.data(), left, size.width, size.height, range, sgm_settings(params),
                       costs_u16.data(), stream);
+      }
+      if (tap != nullptr) {
+        tap->aggregated(costs_u16.data(), CellType::U16, range.count, range.count,
+                        sgm_probe_name(params), stream);
       }
       select(static_cast<const uint16_t*>(costs_u16.data()));
     };
@@ -332,6 +363,11 @@ struct CudaEngine::Impl {
                               costs_u16.data(), stream);
           }
           wta.max_cost = window_limit;
+          if (tap != nullptr) {
+            tap->matching(costs_u16.data(), CellType::U16, padded, range.count, "window SAD",
+                          stream);
+            tap->selection(wta);
+          }
           const bool lr = final_level && params.lr_check;
           ScopedStage s(*events, prefix + (lr ? "wta+lr" : "wta"));
           right_view_keys.reserve(pixels);
@@ -344,6 +380,7 @@ struct CudaEngine::Impl {
             right_view_from_keys(right_view_keys.data(), size.width, size.height,
                                  range.uniform_base, right_disparity.data(), stream);
           }
+          if (tap != nullptr) tap->disparity(disparity.data(), InvalidReason::LrCheck, stream);
           return;
         }
         costs_u32.reserve(volume);
@@ -354,6 +391,10 @@ struct CudaEngine::Impl {
           } else {
             ssd_cost_volume(left, right, size.width, size.height, params.window, range, costs_u32.data(), stream);
           }
+        }
+        if (tap != nullptr) {
+          tap->matching(costs_u32.data(), CellType::U32, range.count, range.count,
+                        algorithm.cost == MatchingCost::Sad ? "window SAD" : "window SSD", stream);
         }
         wta.max_cost = algorithm.cost == MatchingCost::Sad ? window_limit : window_limit * 255.0;
         select(static_cast<const uint32_t*>(costs_u32.data()));
@@ -384,6 +425,12 @@ struct CudaEngine::Impl {
                                      params.ad_tau, volumes.costs, stream);
           }
         }
+        if (tap != nullptr) {
+          const void* costs = esaw.half_storage ? static_cast<const void*>(volumes.costs_half)
+                                                : static_cast<const void*>(volumes.costs);
+          tap->matching(costs, esaw.half_storage ? CellType::F16 : CellType::F32, range.count,
+                        range.count, "truncated AD", stream);
+        }
         const bool esmp = algorithm.aggregation == Aggregation::Esmp;
         const MessageSettings messages = esmp_message_settings(params);
         {
@@ -395,6 +442,10 @@ struct CudaEngine::Impl {
           adaptive_weight_aggregate(volumes, guide, size.width, size.height, range, esaw,
                                     esmp ? &messages : nullptr, stream);
         }
+        if (tap != nullptr) {
+          tap->aggregated(costs_f32.data(), CellType::F32, range.count, range.count,
+                          esmp ? "ESMP" : "ESAW", stream);
+        }
         select(static_cast<const float*>(costs_f32.data()));
         return;
       }
@@ -403,6 +454,10 @@ struct CudaEngine::Impl {
         {
           ScopedStage s(*events, prefix + "cost");
           zncc_cost_volume(left, right, size.width, size.height, params.window, range, costs_f32.data(), stream);
+        }
+        if (tap != nullptr) {
+          tap->matching(costs_f32.data(), CellType::F32, range.count, range.count, "1 - ZNCC",
+                        stream);
         }
         wta.max_cost = params.zncc_min > -1.0f ? 1.0 - params.zncc_min : kNoLimit;
         select(static_cast<const float*>(costs_f32.data()));
@@ -682,7 +737,10 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
     right = slot.right.data();
   }
   prepare_input(request, left, right, &range, slot.events);
+  slot.probe.begin(want.probe, width, height);
+  probe = &slot.probe;
   run_pipeline(params, width, height);
+  probe = nullptr;
   SV_CUDA_CHECK(cudaEventRecord(slot.consumed, stream));
 
   // The results this frame returns, copied out of the pipeline's buffers so the next frame can
@@ -790,6 +848,7 @@ void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
   }
   result.device = std::move(slot.device_result);
   result.device_views = std::move(slot.device_views);
+  result.probe = slot.probe.finish();
 }
 
 void CudaEngine::compute_on_device(const PairView& pair, const StereoParams& params,
@@ -812,6 +871,7 @@ void CudaEngine::compute_on_device(const PairView& pair, const StereoParams& par
   SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, d.device_call_ready, 0));
   d.device_call_events.begin_frame();
   d.prepare_input(request, pair.left, pair.right, nullptr, d.device_call_events);
+  d.probe = nullptr;  // no probe on this path
   d.run_pipeline(params, pair.width, pair.height);
   const size_t pixels = static_cast<size_t>(pair.width) * pair.height;
   {
@@ -930,17 +990,20 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
       ScopedStage s(*events, "repair");
       repair_disparity(disparity.data(), confidence.data(), width, height, RepairSettings{},
                        disparity_scratch.data(), confidence_scratch.data(), stream);
+      if (probe != nullptr) probe->disparity(disparity.data(), InvalidReason::Confidence, stream);
     }
     if (params.confidence_threshold > 0.0f) {
       ScopedStage s(*events, "threshold");
       apply_confidence_threshold(disparity.data(), confidence.data(), width, height,
                                  params.confidence_threshold, stream);
+      if (probe != nullptr) probe->disparity(disparity.data(), InvalidReason::Confidence, stream);
     }
   }
   if (params.median > 1) {
     ScopedStage s(*events, "median");
     median_filter(disparity.data(), disparity_scratch.data(), width, height, params.median, stream);
     std::swap(disparity, disparity_scratch);
+    if (probe != nullptr) probe->disparity(disparity.data(), InvalidReason::Median, stream);
   }
   if (params.speckle_size > 0) {
     ScopedStage s(*events, "speckle");
@@ -948,6 +1011,7 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
     counts.reserve(full_pixels);
     remove_speckles(disparity.data(), width, height, params.speckle_size, params.speckle_range,
                     labels.data(), counts.data(), stream);
+    if (probe != nullptr) probe->disparity(disparity.data(), InvalidReason::Speckle, stream);
   }
   // Before the fill, as the CPU engine. Frames run in submission order on this one stream, so
   // the state is always the previous frame's.
@@ -962,12 +1026,14 @@ void CudaEngine::Impl::run_pipeline(const StereoParams& params, int width, int h
                     height, fresh, temporal_filter_settings(params), stream);
     temporal_width = width;
     temporal_height = height;
+    if (probe != nullptr) probe->disparity(disparity.data(), InvalidReason::Temporal, stream);
   } else {
     temporal_width = temporal_height = 0;
   }
   if (params.fill_holes) {
     ScopedStage s(*events, "fill");
     fill_holes(disparity.data(), width, height, stream);
+    if (probe != nullptr) probe->disparity(disparity.data(), InvalidReason::None, stream);
   }
 }
 

@@ -11,9 +11,13 @@ bool FastSgm::supports(int width, int count, const SgmSettings& sgm) {
   return width >= 1 && sgm_path_costs_supported(count, sgm);
 }
 
+size_t FastSgm::cells_per_pixel(int count) {
+  return static_cast<size_t>(32) * sgm_path_cells_per_lane(count);
+}
+
 void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, const std::string& prefix) {
   const size_t pixels = static_cast<size_t>(f.width) * f.height;
-  const size_t stride = static_cast<size_t>(32) * sgm_path_cells_per_lane(f.count);
+  const size_t stride = cells_per_pixel(f.count);
   costs_.reserve(pixels * stride);
   volumes_.reserve(pixels * stride * f.sgm.paths);
   right_view_keys_.reserve(pixels);

@@ -56,6 +56,13 @@ class FastSgm {
   // Queues the frame on `stream`, recording stages as prefix + "cost" / "sgm" / ... in `events`.
   void run(const Frame& frame, cudaStream_t stream, StageEvents& events, const std::string& prefix);
 
+  // The last frame's volumes, for the pixel probe (cuda/pixel_probe.h): the matching costs and
+  // the path costs, one volume of pixels * cells_per_pixel(count) bytes per direction, each
+  // pixel's candidates first in its cells.
+  static size_t cells_per_pixel(int count);
+  const uint8_t* costs() const { return costs_.data(); }
+  const uint8_t* path_volumes() const { return volumes_.data(); }
+
  private:
   DeviceBuffer<uint8_t> costs_;
   DeviceBuffer<uint8_t> volumes_;  // one path volume per direction

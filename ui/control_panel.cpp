@@ -333,6 +333,9 @@ float draw_main_menu(ViewerState& state, const ViewerStatus& status) {
       if (ImGui::MenuItem("Dock the Recording window", nullptr, false, !status.recording_docked)) {
         state.requests.dock_recording = true;
       }
+      if (ImGui::MenuItem("Cost curve", "P", state.cost_curve.open())) {
+        state.cost_curve.set_open(!state.cost_curve.open());
+      }
       if (ImGui::MenuItem("Fullscreen", "F11")) state.requests.toggle_fullscreen = true;
       if (ImGui::MenuItem("Fit image")) state.transform = ViewTransform{};
       ImGui::EndMenu();
@@ -346,6 +349,7 @@ float draw_main_menu(ViewerState& state, const ViewerStatus& status) {
       ImGui::TextUnformatted("R            record / stop");
       ImGui::TextUnformatted("H            hide / show the panel");
       ImGui::TextUnformatted("T            hide / show the timings");
+      ImGui::TextUnformatted("P            the Cost curve window (a click pins)");
       ImGui::TextUnformatted("C            the Calibrate window");
       ImGui::TextUnformatted("V            capture a calibration view");
       ImGui::TextUnformatted("F11          fullscreen");

@@ -31,6 +31,7 @@
 #include "ui/calibrate_window.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
+#include "ui/cost_curve_window.h"
 #include "ui/histogram_widget.h"
 #include "ui/leak_report_support.h"
 #include "ui/frame_layout.h"
@@ -106,6 +107,8 @@ class ViewerApp {
   void refresh_disparity_colours();
   FrameLayout compute_layout(float menu_height);
   void handle_keys();
+  // Asks the processing thread for the Cost curve's pixel when it changed (or always: `force`).
+  void update_result_parts(bool force);
   void handle_mouse(const FrameLayout& layout);
   void draw_view_overlays(const FrameLayout& layout);
   void draw_region_outline(const FrameLayout& layout);
@@ -188,6 +191,8 @@ class ViewerApp {
   bool mouse_moved_ = false;
   int exit_code_ = 0;
   CursorReadout cursor_;
+  std::optional<ProbePixel> requested_probe_;  // the pixel the results carry the costs of
+  Rect cost_curve_rect_;  // the Cost curve window this frame; empty while closed
   // Saved window placement while fullscreen.
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
   // Recording (R key, its window); after state_, whose log it writes.
@@ -218,6 +223,8 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
   state_.loop = options.source.loop;
   state_.realtime = !options.fast;
   script_ = ScriptRun(options.script);
+  state_.cost_curve.set_open(options.cost_curve);
+  if (options.cost_curve_pin) state_.cost_curve.pin(*options.cost_curve_pin);
 }
 
 ViewerApp::~ViewerApp() {
@@ -314,6 +321,7 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
                                                   state_.loop, state_.realtime, notices_.sink(),
                                                   state_.engine.kind(), state_.params, interop_);
   pipeline_ = std::move(pipeline);  // the old pipeline's threads stop here
+  update_result_parts(/*force=*/true);
   pipeline_->processing().set_paused(state_.paused);
   if (state_.paused) pipeline_->processing().step();  // show the new source's first frame
   // A switch still in flight goes to the new processing thread.
@@ -718,6 +726,7 @@ void ViewerApp::handle_keys() {
     state_.settings.show_timings = !state_.settings.show_timings;
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) state_.requests.toggle_fullscreen = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) state_.cost_curve.set_open(!state_.cost_curve.open());
   if (ImGui::IsKeyPressed(GLFW_KEY_C, false)) {
     calibrate_ui_.open = !calibrate_ui_.open;
     if (calibrate_ui_.open && !calibration_.started()) calibrate_ui_.start = true;
@@ -766,12 +775,34 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
       cursor_.inside = true;
       cursor_.x = static_cast<int>(ix);
       cursor_.y = static_cast<int>(iy);
+      state_.cost_curve.hover(ProbePixel{cursor_.x, cursor_.y});
+      // A click that did not drag pins the Cost curve to the pixel.
+      if (state_.cost_curve.open() && ImGui::IsMouseReleased(0) &&
+          io.MouseDragMaxDistanceSqr[0] < 4.0f) {
+        state_.cost_curve.pin(ProbePixel{cursor_.x, cursor_.y});
+      }
       cursor_.disparity = frame_->result.disparity.at(cursor_.x, cursor_.y);
       const ImageF32& confidence = frame_->result.confidence;
       if (confidence.same_size(iw, ih)) cursor_.confidence = confidence.at(cursor_.x, cursor_.y);
     }
     break;
   }
+}
+
+void ViewerApp::update_result_parts(bool force) {
+  const std::optional<ProbePixel> wanted = state_.cost_curve.wanted();
+  const bool same = wanted.has_value() == requested_probe_.has_value() &&
+                    (!wanted || (wanted->x == requested_probe_->x && wanted->y == requested_probe_->y));
+  if (same && !force) return;
+  requested_probe_ = wanted;
+  ResultParts want;
+  want.device = interop_;  // as the pipeline was made (FramePipeline)
+  want.probe = wanted;
+  ProcessingThread& processing = pipeline_->processing();
+  processing.set_result_parts(want);
+  // Paused, the thread recomputes its pair for new parameters only: handing them over again
+  // makes the curve follow the cursor on a still frame.
+  if (state_.paused && wanted && !force) latest_generation_ = processing.set_params(state_.params);
 }
 
 void ViewerApp::select_region(float image_x, float image_y) {
@@ -826,6 +857,10 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
   if (state_.settings.epipolar_lines) draw_epipolar_lines(layout);
   if (calibrate_ui_.open) draw_detected_corners(calibration_, layout, state_.settings.views);
   draw_region_outline(layout);
+  if (frame_ && frame_->result.probe && state_.cost_curve.open()) {
+    draw_probe_marker(frame_->result.probe->pixel, layout.cells, layout.images, textures_->width(),
+                      textures_->height());
+  }
   if (layout.disparity_bar.w > 0.0f && frame_) {
     draw_colour_bar(draw, layout.disparity_bar, state_.settings.colormap,
                     colour_range_.range(),
@@ -988,6 +1023,15 @@ void ViewerApp::print_window_placement(float sx, float sy) const {
           timings_window_.content_fits() ? ", content fits" : ", content clipped");
   }
   print("window Recording", recording_dock_.rect(), recording_dock_.collapsed() ? ", collapsed" : "");
+  if (cost_curve_rect_.w > 0) {
+    print("window Cost curve", cost_curve_rect_, "");
+    const std::optional<PixelCosts> shown = frame_ ? frame_->result.probe : std::nullopt;
+    const std::string unavailable = cost_curve_unavailable_text(state_.cost_curve, shown);
+    if (!unavailable.empty()) std::printf("cost curve: %s\n", unavailable.c_str());
+    if (unavailable.empty()) {
+      for (const std::string& line : cost_curve_lines(*shown)) std::printf("cost curve: %s\n", line.c_str());
+    }
+  }
   // What the engine box shows beside the engine running: the same kind, or a refusal.
   std::printf("engine box %s, running %s%s%s\n", state_.engine.kind().c_str(),
               pipeline_->processing().status().engine.c_str(),
@@ -1137,11 +1181,15 @@ int ViewerApp::run() {
     layout_ = compute_layout(menu_height);
     handle_keys();
     handle_mouse(layout_);
+    update_result_parts(/*force=*/false);
     status.cursor = cursor_;
     if (state_.settings.show_panel) draw_control_panel(state_, status, layout_.panel);
     draw_docked_windows(layout_, status);
     run_calibrate_window();
     update_calibration();
+    cost_curve_rect_ =
+        draw_cost_curve_window(state_.cost_curve, frame_ ? frame_->result.probe : std::nullopt,
+                               layout_.views);
     refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
     draw_view_overlays(layout_);
     ImGui::Render();

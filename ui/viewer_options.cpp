@@ -89,6 +89,14 @@ RegionRect parse_region(const std::string& flag, const std::string& text) {
                    static_cast<int>(v[3])};
 }
 
+// X,Y: a pixel of the image.
+ProbePixel parse_pixel(const std::string& flag, const std::string& text) {
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos) throw ViewerUsageError(flag + " needs X,Y, got \"" + text + "\"");
+  return ProbePixel{static_cast<int>(parse_integer(flag, text.substr(0, comma), 0, 65535)),
+                    static_cast<int>(parse_integer(flag, text.substr(comma + 1), 0, 65535))};
+}
+
 // The flags in order, with a cursor for their values.
 class Args {
  public:
@@ -166,6 +174,8 @@ std::string viewer_usage() {
        "percentile followed over time)"},
       {"--region X,Y,W,H", "region statistics of this rectangle of image pixels (a right-button "
                            "drag on a view draws one)"},
+      {"--cost-curve", "open the Cost curve window: the costs of the pixel under the cursor (P)"},
+      {"--cost-curve-at X,Y", "open it pinned to this pixel (a click on a view pins another)"},
       {"--focal-px F --baseline-m B",
        "depth readout Z = F * B / d (synthetic scene: its own)"},
       {"--window-size WxH", "window size (default 1280x800)"},
@@ -176,7 +186,7 @@ std::string viewer_usage() {
   }, layout);
   out += "\n" + wrap_paragraph(
                     "Keys: Space pause, Right step, S snapshot, R record, H hide the panel, T hide "
-                    "the timings, C the Calibrate window (V captures a view), F11 fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double "
+                    "the timings, P the Cost curve window, C the Calibrate window (V captures a view), F11 fullscreen, Q/Esc quit; mouse wheel zooms, drag pans, double "
                     "click fits.");
   out += "\nParameters (--key VALUE or --key=VALUE; booleans also --key / --no-key):\n";
   return out + format_help_rows(parameter_help_rows(), layout);
@@ -259,6 +269,11 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       std::tie(options.window_width, options.window_height) = parse_size(flag, value(), 200, 16384);
     } else if (flag == "--fast") {
       options.fast = true;
+    } else if (flag == "--cost-curve") {
+      options.cost_curve = true;
+    } else if (flag == "--cost-curve-at") {
+      options.cost_curve = true;
+      options.cost_curve_pin = parse_pixel(flag, value());
     } else if (flag == "--epipolar-lines") {
       options.settings.epipolar_lines = true;
     } else if (flag == "--hide-panel") {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <vector>
@@ -9,6 +10,7 @@
 #include "src/app/param_script.h"
 #include "src/core/error.h"
 #include "src/core/stereo_params.h"
+#include "src/core/pixel_costs.h"
 #include "ui/viewer_settings.h"
 
 namespace sv {
@@ -40,6 +42,9 @@ struct ViewerOptions {
   bool fast = false;          // --fast: files as fast as possible instead of at their own rate
   ViewerSettings settings;
   StereoParams params;
+  // The Cost curve window at start (--cost-curve), pinned to a pixel (--cost-curve-at X,Y).
+  bool cost_curve = false;
+  std::optional<ProbePixel> cost_curve_pin;
 };
 
 // Every parameter of param_table() as --key VALUE / --key=VALUE (booleans also --key and

@@ -13,6 +13,7 @@
 #include "src/core/disparity_histogram.h"
 #include "src/core/region_statistics.h"
 #include "ui/colour_range_tracker.h"
+#include "ui/cost_curve.h"
 #include "ui/cursor_readout.h"
 #include "ui/engine_choice.h"
 #include "ui/source_choice.h"
@@ -62,6 +63,7 @@ struct ViewerState {
   std::string preset_path = "stereoview.preset";
   std::string snapshot_dir = "snapshots";
   ViewTransform transform;
+  CostCurveTarget cost_curve;  // the Cost curve window: open, and the pixel it follows
   std::deque<std::string> log;  // newest last
   PanelRequests requests;
 

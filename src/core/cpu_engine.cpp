@@ -65,6 +65,9 @@ class LevelMatcher {
   // Colour input of the level (esaw_aggregation.cpp, "Colour or gray"): ESAW / ESMP weigh with it.
   void use_colour_guide(const ImageRgb8& left) { colour_guide_ = &left; }
 
+  // Asks the level to copy one pixel's costs and selection into `probe` as the stages pass.
+  void tap_pixel(PixelCosts* probe) { probe_ = probe; }
+
   ImageI16 match(const ImageU8& left, const ImageU8& right, const SearchRange& range) {
     switch (algorithm_.cost) {
       case MatchingCost::Census: return match_census(left, right, range);
@@ -72,14 +75,17 @@ class LevelMatcher {
       case MatchingCost::TruncatedAd: return match_exponential_step(left, right, range);
       case MatchingCost::Sad: {
         const auto costs = timed("cost", [&] { return sad_cost_volume(left, right, params_.window, range); });
+        tap_matching(costs, "window SAD");
         return select(costs, window_cost_limit());
       }
       case MatchingCost::Ssd: {
         const auto costs = timed("cost", [&] { return ssd_cost_volume(left, right, params_.window, range); });
+        tap_matching(costs, "window SSD");
         return select(costs, window_cost_limit() * 255.0);
       }
       case MatchingCost::Zncc: {
         const auto costs = timed("cost", [&] { return zncc_cost_volume(left, right, params_.window, range); });
+        tap_matching(costs, "1 - ZNCC");
         const double limit = params_.zncc_min > -1.0f ? 1.0 - params_.zncc_min : kNoLimit;
         return select(costs, limit);
       }
@@ -95,6 +101,26 @@ class LevelMatcher {
     ScopedStageTimer timer(timings_, prefix_ + stage);
     return work();
   }
+
+  // The probe's pixel, when it reads this level's volumes.
+  template <typename T>
+  void tap_matching(const CostVolume<T>& costs, const char* name) {
+    if (probe_ == nullptr) return;
+    const ProbePixel& p = probe_->pixel;
+    probe_->base = costs.range().base(p.x, p.y);
+    probe_->matching = cost_curve(costs.pixel(p.x, p.y), costs.count());
+    probe_->matching_name = name;
+  }
+
+  template <typename T>
+  void tap_aggregated(const CostVolume<T>& costs, const std::string& name) {
+    if (probe_ == nullptr) return;
+    const ProbePixel& p = probe_->pixel;
+    probe_->aggregated = cost_curve(costs.pixel(p.x, p.y), costs.count());
+    probe_->aggregated_name = name;
+  }
+
+  std::string sgm_name() const { return "SGM, " + std::to_string(params_.sgm_paths) + " paths"; }
 
   // bm-max-cost is a mean per window pixel (absolute difference; SSD scales it by 255 so one
   // setting means roughly the same for both).
@@ -120,9 +146,11 @@ class LevelMatcher {
     const CensusImage census_left = leftf_ ? float_census_of(*leftf_) : census_of(left, left16_);
     const CensusImage census_right = rightf_ ? float_census_of(*rightf_) : census_of(right, right16_);
     const auto costs = timed("cost", [&] { return census_cost_volume(census_left, census_right, range); });
+    tap_matching(costs, "census");
     if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
     const SgmSettings sgm = sgm_settings(params_);
     const auto aggregated = timed("sgm", [&] { return sgm_aggregate(costs, left, sgm); });
+    tap_aggregated(aggregated, sgm_name());
     return select(aggregated, kNoLimit);
   }
 
@@ -131,8 +159,10 @@ class LevelMatcher {
     const ImageU8 ranks_left = timed("rank", [&] { return rank_transform(left, window); });
     const ImageU8 ranks_right = timed("rank", [&] { return rank_transform(right, window); });
     const auto costs = timed("cost", [&] { return rank_cost_volume(ranks_left, ranks_right, window, range); });
+    tap_matching(costs, "rank difference");
     if (algorithm_.aggregation != Aggregation::Sgm) return select(costs, kNoLimit);
     const auto aggregated = timed("sgm", [&] { return sgm_aggregate(costs, left, sgm_settings(params_)); });
+    tap_aggregated(aggregated, sgm_name());
     return select(aggregated, kNoLimit);
   }
 
@@ -143,6 +173,7 @@ class LevelMatcher {
       if (params_.half_costs) round_to_half(volume);  // stored as half, like the CUDA engine
       return volume;
     });
+    tap_matching(costs, "truncated AD");
     const EsawSettings esaw = esaw_settings(params_);
     if (algorithm_.aggregation == Aggregation::Esmp) {
       const MessageSettings messages = esmp_message_settings(params_);
@@ -150,13 +181,23 @@ class LevelMatcher {
         return colour_guide_ ? esmp_aggregate(std::move(costs), *colour_guide_, esaw, messages)
                              : esmp_aggregate(std::move(costs), left, esaw, messages);
       });
+      tap_aggregated(aggregated, "ESMP");
       return select(aggregated, kNoLimit);
     }
     const auto aggregated = timed("esaw", [&] {
       return colour_guide_ ? esaw_aggregate(std::move(costs), *colour_guide_, esaw)
                            : esaw_aggregate(std::move(costs), left, esaw);
     });
+    tap_aggregated(aggregated, "ESAW");
     return select(aggregated, kNoLimit);
+  }
+
+    static void record_selection(PixelCosts& probe, const PixelSelection& selection,
+                               const WtaSettings& wta) {
+    probe.selection = selection;
+    probe.uniqueness = wta.uniqueness;
+    probe.final_disparity = selection.disparity;
+    probe.reason = selection.reason;
   }
 
   template <typename T>
@@ -166,11 +207,17 @@ class LevelMatcher {
     wta.subpixel = params_.subpixel || !final_;
     wta.max_cost = max_cost;
     ImageI16 disparity = timed("wta", [&] { return winner_takes_all(costs, wta); });
+    if (probe_ != nullptr) {
+      const ProbePixel& p = probe_->pixel;
+      record_selection(*probe_, explain_selection(costs.pixel(p.x, p.y), costs.count(),
+                                                  costs.range().base(p.x, p.y), wta), wta);
+    }
     ImageI16 right_view;
     if (final_ && params_.lr_check) {
       ScopedStageTimer timer(timings_, prefix_ + "lr-check");
       right_view = right_view_disparity(costs);
       lr_check(disparity, right_view, params_.lr_max_diff);
+      if (probe_ != nullptr) probe_->follow(disparity, InvalidReason::LrCheck);
     }
     if (confidence_inputs_ != nullptr) {
       ScopedStageTimer timer(timings_, prefix_ + "confidence");
@@ -192,6 +239,7 @@ class LevelMatcher {
   const ImageF32* rightf_ = nullptr;
   float float_missing_ = 0.0f;
   const ImageRgb8* colour_guide_ = nullptr;
+  PixelCosts* probe_ = nullptr;
 };
 
 
@@ -249,9 +297,14 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
                                     const ImageRgb8* colour_left = nullptr,
                                     const ImageF32* leftf = nullptr,
                                     const ImageF32* rightf = nullptr,
-                                    FloatViewRange float_range = {}) {
+                                    FloatViewRange float_range = {},
+                                    PixelCosts* probe = nullptr) {
   require_valid(params);
   require_matching_pair(left, right);
+  if (probe != nullptr) {
+    probe->unavailable = probe_outside_problem(probe->pixel, left.width(), left.height());
+    if (!probe->available()) probe = nullptr;
+  }
   const AlgorithmInfo& algorithm = *find_algorithm(params.algorithm);
   const int levels = params.pyramid_levels;
   pyramid_level_sizes(left.width(), left.height(), levels);  // throws when too small
@@ -281,6 +334,7 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
     }
     if (level == 0 && colour_left != nullptr) matcher.use_colour_guide(*colour_left);
     if (level == 0 && wants_confidence(params)) matcher.keep_confidence_inputs(&confidence_inputs);
+    if (level == 0) matcher.tap_pixel(probe);
     disparity = matcher.match(left_pyramid[level], right_pyramid[level], range);
     if (level > 0) {
       const ImageU8& finer = left_pyramid[level - 1];
@@ -303,13 +357,15 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
     if (params.repair) {
       ScopedStageTimer timer(result.timings, "repair");
       repair_disparity(disparity, result.confidence);
+      if (probe != nullptr) probe->follow(disparity, InvalidReason::Confidence);
     }
     if (params.confidence_threshold > 0.0f) {
       ScopedStageTimer timer(result.timings, "threshold");
       apply_confidence_threshold(disparity, result.confidence, params.confidence_threshold);
+      if (probe != nullptr) probe->follow(disparity, InvalidReason::Confidence);
     }
   }
-  filter_disparity(disparity, params, over_time, result.timings, median_filter);
+  filter_disparity(disparity, params, over_time, result.timings, median_filter, probe);
   result.width = disparity.width();
   result.height = disparity.height();
   result.disparity_fixed = std::move(disparity);
@@ -318,21 +374,28 @@ static DisparityResult run_pipeline(const ImageU8& left, const ImageU8& right,
 
 void filter_disparity(ImageI16& disparity, const StereoParams& params,
                       const CpuEngine::OverTimeStage& over_time, StageTimings& timings,
-                      MedianFilter median) {
+                      MedianFilter median, PixelCosts* probe) {
+  const auto follow = [&](InvalidReason stage) {
+    if (probe != nullptr) probe->follow(disparity, stage);
+  };
   if (params.median > 1) {
     ScopedStageTimer timer(timings, "median");
     disparity = median(disparity, params.median);
+    follow(InvalidReason::Median);
   }
   if (params.speckle_size > 0) {
     ScopedStageTimer timer(timings, "speckle");
     remove_speckles(disparity, params.speckle_size, params.speckle_range);
+    follow(InvalidReason::Speckle);
   }
   // Before the fill, as in the RealSense chain: a held or smoothed value beats a filled guess,
   // and the fill then works on the steadier map.
   over_time(disparity, timings);
+  follow(InvalidReason::Temporal);
   if (params.fill_holes) {
     ScopedStageTimer timer(timings, "fill");
     fill_holes(disparity);
+    follow(InvalidReason::None);
   }
 }
 
@@ -344,39 +407,47 @@ CpuEngine::CpuEngine()
 namespace {
 
 DisparityResult compute_gray(const ImageU8& left, const ImageU8& right,
-                             const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
+                             const StereoParams& params, const CpuEngine::OverTimeStage& over_time,
+                             PixelCosts* probe) {
   require_valid(params);
   require_missing_value_fits(params, 255);
-  return run_pipeline(left, right, nullptr, nullptr, params, over_time);
+  return run_pipeline(left, right, nullptr, nullptr, params, over_time, nullptr, nullptr, nullptr,
+                      {}, probe);
 }
 
 DisparityResult compute_colour(const ImageRgb8& left, const ImageRgb8& right,
-                               const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
+                               const StereoParams& params, const CpuEngine::OverTimeStage& over_time,
+                               PixelCosts* probe) {
   const ImageU8 gray_left = to_gray(left);
   const ImageU8 gray_right = to_gray(right);
-  if (!uses_colour_weights(params)) return compute_gray(gray_left, gray_right, params, over_time);
+  if (!uses_colour_weights(params)) {
+    return compute_gray(gray_left, gray_right, params, over_time, probe);
+  }
   require_valid(params);
   require_missing_value_fits(params, 255);
-  return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, over_time, &left);
+  return run_pipeline(gray_left, gray_right, nullptr, nullptr, params, over_time, &left, nullptr,
+                      nullptr, {}, probe);
 }
 
 DisparityResult compute_16bit(const ImageU16& left, const ImageU16& right,
-                              const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
+                              const StereoParams& params, const CpuEngine::OverTimeStage& over_time,
+                              PixelCosts* probe) {
   require_valid(params);
   require_high_bit_depth_support(params);
   require_matching_pair(left, right);
   return run_pipeline(eight_bit_view(left), eight_bit_view(right), &left, &right, params,
-                      over_time);
+                      over_time, nullptr, nullptr, nullptr, {}, probe);
 }
 
 DisparityResult compute_float(const ImageF32& left, const ImageF32& right,
-                              const StereoParams& params, const CpuEngine::OverTimeStage& over_time) {
+                              const StereoParams& params, const CpuEngine::OverTimeStage& over_time,
+                              PixelCosts* probe) {
   require_valid(params);
   require_float_input_support(params);
   require_matching_pair(left, right);
   const FloatViewRange range = float_view_range(left, right, params);
   return run_pipeline(eight_bit_view(left, range), eight_bit_view(right, range), nullptr, nullptr,
-                      params, over_time, nullptr, &left, &right, range);
+                      params, over_time, nullptr, &left, &right, range, probe);
 }
 
 }  // namespace
@@ -386,17 +457,24 @@ DisparityResult CpuEngine::compute_now(HostPair& pair, const FrameRequest& reque
   DisparityResult result;
   const OverTimeStage time_stage = over_time(request.params);
   const StereoParams& params = request.params;
-  std::optional<DisparityResult> fast = compute_accelerated(pair, params, time_stage);
+  std::optional<PixelCosts> probe;
+  if (request.want.probe) {
+    probe.emplace();
+    probe->pixel = *request.want.probe;
+  }
+  PixelCosts* const tap = probe ? &*probe : nullptr;
+  std::optional<DisparityResult> fast = compute_accelerated(pair, params, time_stage, tap);
   if (fast) {
     result = std::move(*fast);
   } else {
     switch (pair.format) {
-      case PixelFormat::Gray8: result = compute_gray(pair.left8, pair.right8, params, time_stage); break;
-      case PixelFormat::Rgb8: result = compute_colour(pair.left_rgb, pair.right_rgb, params, time_stage); break;
-      case PixelFormat::Gray16: result = compute_16bit(pair.left16, pair.right16, params, time_stage); break;
-      case PixelFormat::GrayFloat: result = compute_float(pair.leftf, pair.rightf, params, time_stage); break;
+      case PixelFormat::Gray8: result = compute_gray(pair.left8, pair.right8, params, time_stage, tap); break;
+      case PixelFormat::Rgb8: result = compute_colour(pair.left_rgb, pair.right_rgb, params, time_stage, tap); break;
+      case PixelFormat::Gray16: result = compute_16bit(pair.left16, pair.right16, params, time_stage, tap); break;
+      case PixelFormat::GrayFloat: result = compute_float(pair.leftf, pair.rightf, params, time_stage, tap); break;
     }
   }
+  result.probe = std::move(probe);
   const ResultParts& want = request.want;
   if (want.floating) result.disparity = fixed_to_float_disparity(result.disparity_fixed);
   if (!want.fixed) result.disparity_fixed = ImageI16();

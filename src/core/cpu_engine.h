@@ -33,10 +33,12 @@ class CpuEngine : public StereoEngine {
  protected:
   // A derived engine's faster pipeline for the frames it accelerates (the result in
   // disparity_fixed, bit for bit the reference's), or nullopt for the reference to compute it.
-  // Runs on the worker thread.
+  // Runs on the worker thread. `probe` (null when not asked for) has its pixel set; the engine
+  // fills in the pixel's costs and selection as the reference does (PixelCosts).
   virtual std::optional<DisparityResult> compute_accelerated(const HostPair& /*pair*/,
                                                              const StereoParams& /*params*/,
-                                                             const OverTimeStage& /*over_time*/) {
+                                                             const OverTimeStage& /*over_time*/,
+                                                             PixelCosts* /*probe*/) {
     return std::nullopt;
   }
   // A derived engine's destructor calls this first, so no frame runs on a half-destroyed engine.
@@ -57,10 +59,11 @@ class CpuEngine : public StereoEngine {
 
 // The filters after the selection, in the reference's order, each timed under its stage name:
 // median (`median`, the reference's or the SIMD engine's, which is bit for bit the same),
-// speckles, the engine's step over time, hole filling.
+// speckles, the engine's step over time, hole filling. `probe` (may be null) follows its pixel
+// through them (PixelCosts::follow).
 using MedianFilter = ImageI16 (*)(const ImageI16& disparity_fixed, int size);
 void filter_disparity(ImageI16& disparity, const StereoParams& params,
                       const CpuEngine::OverTimeStage& over_time, StageTimings& timings,
-                      MedianFilter median);
+                      MedianFilter median, PixelCosts* probe);
 
 }  // namespace sv

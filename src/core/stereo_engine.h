@@ -7,6 +7,7 @@
 
 #include "src/core/error.h"
 #include "src/core/image.h"
+#include "src/core/pixel_costs.h"
 #include "src/core/stage_timings.h"
 #include "src/core/stereo_params.h"
 
@@ -54,7 +55,10 @@ struct ResultParts {
   bool confidence = true;        // confidence, when the parameters compute one
   bool rectified_views = true;   // the rectified colour views, when the engine rectified them
   bool device = false;           // the results kept on the engine's device, for a display
-  static ResultParts fixed_only() { return {true, false, false, false, false}; }
+  // This pixel's costs and selection (DisparityResult::probe): a few hundred bytes, never the
+  // volume, fetched from the engine's device where it has one.
+  std::optional<ProbePixel> probe;
+  static ResultParts fixed_only() { return {true, false, false, false, false, std::nullopt}; }
 };
 
 // One frame for an engine: the pair, its parameters, what to return, and, for a RAW pair that
@@ -84,6 +88,8 @@ struct DisparityResult {
   // Both: the same views still on the device (the CUDA engine's DeviceViews).
   std::shared_ptr<const DeviceResult> device_views;
   int width = 0, height = 0;  // the frame's size, whatever was returned
+  // want.probe: that pixel's costs, or why the engine has none for it (PixelCosts::unavailable).
+  std::optional<PixelCosts> probe;
 };
 
 // What one frame costs an engine, estimated before anything is allocated, so that a frame that

@@ -108,7 +108,73 @@ int16_t pixel_disparity(const T* c, int count, int base, const WtaSettings& sett
   return static_cast<int16_t>((base + kb) * kDisparityScale + offset);
 }
 
+// The cost as PixelSelection reports it: +inf for no real candidate.
+template <typename T>
+double reported_cost(T c) {
+  return is_real_cost(c) ? static_cast<double>(c) : std::numeric_limits<double>::infinity();
+}
+
 }  // namespace
+
+// Follows pixel_disparity step by step, keeping what it compares. The runner-up is the minimum
+// over |k - kb| > 1: the uniqueness rule fails for some such k exactly when it fails for it.
+template <typename T>
+PixelSelection explain_selection(const T* c, int count, int base, const WtaSettings& settings) {
+  PixelSelection out;
+  if (count == 0) {
+    out.reason = InvalidReason::NoCost;
+    return out;
+  }
+  int kb = 0;
+  for (int k = 1; k < count; ++k) {
+    if (c[k] < c[kb]) kb = k;
+  }
+  out.best = kb;
+  out.best_cost = reported_cost(c[kb]);
+  for (int k = 0; k < count; ++k) {
+    if (std::abs(k - kb) > 1 && (out.second < 0 || c[k] < c[out.second])) out.second = k;
+  }
+  if (out.second >= 0) {
+    out.second_cost = reported_cost(c[out.second]);
+    out.uniqueness_ratio = out.second_cost > 0.0 ? out.best_cost / out.second_cost
+                           : out.best_cost > 0.0 ? std::numeric_limits<double>::infinity()
+                                                 : 0.0;
+  }
+  if (!is_real_cost(c[kb])) {
+    out.reason = InvalidReason::NoCost;
+    return out;
+  }
+  if (static_cast<double>(c[kb]) > settings.max_cost) {
+    out.reason = InvalidReason::CostLimit;
+    return out;
+  }
+  if (out.second >= 0 && static_cast<WideCost<T>>(c[out.second]) *
+                                 static_cast<WideCost<T>>(100 - settings.uniqueness) <
+                             static_cast<WideCost<T>>(c[kb]) * 100) {
+    out.reason = InvalidReason::Uniqueness;
+    return out;
+  }
+  SubpixelFit& fit = out.fit;
+  if (settings.subpixel && kb > 0 && kb < count - 1 && is_real_cost(c[kb - 1]) &&
+      is_real_cost(c[kb + 1])) {
+    fit.fitted = true;
+    fit.before = static_cast<double>(c[kb - 1]);
+    fit.at = static_cast<double>(c[kb]);
+    fit.after = static_cast<double>(c[kb + 1]);
+    const double curvature = fit.before + fit.after - 2.0 * fit.at;
+    fit.vertex = curvature > 0.0 ? (fit.before - fit.after) / (2.0 * curvature) : 0.0;
+    if constexpr (std::is_floating_point<T>::value) {
+      fit.offset = subpixel_offset(static_cast<float>(c[kb]), static_cast<float>(c[kb - 1]),
+                                   static_cast<float>(c[kb + 1]));
+    } else {
+      fit.offset = subpixel_offset(static_cast<int64_t>(c[kb]), static_cast<int64_t>(c[kb - 1]),
+                                   static_cast<int64_t>(c[kb + 1]));
+    }
+    fit.offset = std::clamp(fit.offset, -kDisparityScale / 2, kDisparityScale / 2);
+  }
+  out.disparity = static_cast<int16_t>((base + kb) * kDisparityScale + fit.offset);
+  return out;
+}
 
 template <typename T>
 ImageI16 winner_takes_all(const CostVolume<T>& costs, const WtaSettings& settings) {
@@ -171,6 +237,11 @@ template ImageI16 winner_takes_all(const CostVolume<uint8_t>&, const WtaSettings
 template ImageI16 winner_takes_all(const CostVolume<uint16_t>&, const WtaSettings&);
 template ImageI16 winner_takes_all(const CostVolume<uint32_t>&, const WtaSettings&);
 template ImageI16 winner_takes_all(const CostVolume<float>&, const WtaSettings&);
+
+template PixelSelection explain_selection(const uint8_t*, int, int, const WtaSettings&);
+template PixelSelection explain_selection(const uint16_t*, int, int, const WtaSettings&);
+template PixelSelection explain_selection(const uint32_t*, int, int, const WtaSettings&);
+template PixelSelection explain_selection(const float*, int, int, const WtaSettings&);
 
 template ImageI16 right_view_disparity(const CostVolume<uint8_t>&);
 template ImageI16 right_view_disparity(const CostVolume<uint16_t>&);

@@ -4,6 +4,7 @@
 
 #include "src/core/cost_volume.h"
 #include "src/core/image.h"
+#include "src/core/pixel_costs.h"
 
 namespace sv {
 
@@ -26,6 +27,12 @@ ImageI16 winner_takes_all(const CostVolume<T>& costs, const WtaSettings& setting
 // Right-view disparity by backward matching on the same costs: for right pixel xr the winner of
 // costs(xr + d, y, d) over the d each left pixel offers (ties to the smaller d); whole pixels,
 // fixed point; invalid where no left pixel's candidate lands. EXACT DEFINITION in the .cpp.
+// The same decision for one pixel's costs c[0..count) with the numbers behind it (the runner-up,
+// the uniqueness ratio, the subpixel parabola, the reason for a rejection): its disparity is the
+// one winner_takes_all gives that pixel. For the viewer's cost curve.
+template <typename T>
+PixelSelection explain_selection(const T* c, int count, int base, const WtaSettings& settings);
+
 template <typename T>
 ImageI16 right_view_disparity(const CostVolume<T>& costs);
 

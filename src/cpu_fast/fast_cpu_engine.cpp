@@ -82,7 +82,8 @@ bool uses_sad(const StereoParams& params) {
 // reference's selection on them (the same stages and settings, so the same disparities).
 template <typename Timer>
 ImageI16 match_sad_level(const ImageU8& left, const ImageU8& right, const SearchRange& range,
-                         const StereoParams& params, bool final_level, const Timer& timer) {
+                         const StereoParams& params, bool final_level, const Timer& timer,
+                         PixelCosts* probe) {
   CostVolume<uint32_t> costs;
   {
     const auto t = timer("cost");
@@ -100,11 +101,41 @@ ImageI16 match_sad_level(const ImageU8& left, const ImageU8& right, const Search
     const auto t = timer("wta");
     disparity = winner_takes_all(costs, wta);
   }
+  if (final_level && probe != nullptr) {
+    const int x = probe->pixel.x, y = probe->pixel.y;
+    probe->base = range.base(x, y);
+    probe->matching = cost_curve(costs.pixel(x, y), costs.count());
+    probe->matching_name = "window SAD";
+    probe->selection = explain_selection(costs.pixel(x, y), costs.count(), probe->base, wta);
+    probe->uniqueness = wta.uniqueness;
+    probe->final_disparity = probe->selection.disparity;
+    probe->reason = probe->selection.reason;
+  }
   if (final_level && params.lr_check) {
     const auto t = timer("lr-check");
     lr_check(disparity, right_view_disparity(costs), params.lr_max_diff);
+    if (probe != nullptr) probe->follow(disparity, InvalidReason::LrCheck);
   }
   return disparity;
+}
+
+// The probe's pixel from this engine's volumes: the same numbers as the reference's volumes.
+void tap_pixel(const FastCpuEngine::Volumes& volumes, const SearchRange& range,
+               const WtaSettings& wta, const StereoParams& params, PixelCosts& probe) {
+  const int x = probe.pixel.x, y = probe.pixel.y;
+  const int count = range.count();
+  probe.base = range.base(x, y);
+  probe.matching = cost_curve(volumes.costs.pixel(x, y), count);
+  probe.matching_name = "census";
+  // Sums are below 4096 here (fast_wta.h), so the reference's uint16 holds them as they are.
+  const int16_t* sums = volumes.sum.pixel(x, y);
+  const std::vector<uint16_t> aggregated(sums, sums + count);
+  probe.aggregated = cost_curve(aggregated.data(), count);
+  probe.aggregated_name = "SGM, " + std::to_string(params.sgm_paths) + " paths";
+  probe.selection = explain_selection(aggregated.data(), count, probe.base, wta);
+  probe.uniqueness = wta.uniqueness;
+  probe.final_disparity = probe.selection.disparity;
+  probe.reason = probe.selection.reason;
 }
 
 // cpu_engine.cpp's run_pipeline for census-SGM and block-matching SAD without confidence, stage
@@ -113,10 +144,14 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
                                   const ImageU16* right16, const ImageF32* leftf,
                                   const ImageF32* rightf, FloatViewRange float_range,
                                   const StereoParams& params, FastCpuEngine::Volumes& volumes,
-                                  const CpuEngine::OverTimeStage& over_time) {
+                                  const CpuEngine::OverTimeStage& over_time, PixelCosts* probe) {
   require_matching_pair(left, right);
   const int levels = params.pyramid_levels;
   pyramid_level_sizes(left.width(), left.height(), levels);  // throws when too small
+  if (probe != nullptr) {
+    probe->unavailable = probe_outside_problem(probe->pixel, left.width(), left.height());
+    if (!probe->available()) probe = nullptr;
+  }
 
   DisparityResult result;
   ViewLevels left_levels, right_levels;
@@ -134,7 +169,8 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
     const bool lr = final_level && params.lr_check;
     if (uses_sad(params)) {
       disparity = match_sad_level(left_levels.eight_bit[level], right_levels.eight_bit[level],
-                                  range, params, final_level, timer);
+                                  range, params, final_level, timer,
+                                  final_level ? probe : nullptr);
     } else {
       PackedCensus census_left, census_right;
       {
@@ -159,9 +195,11 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
         const auto t = timer("wta");
         disparity = fast_winner_takes_all(volumes.sum, range, wta, lr ? &right_view : nullptr);
       }
+      if (final_level && probe != nullptr) tap_pixel(volumes, range, wta, params, *probe);
       if (lr) {
         const auto t = timer("lr-check");
         lr_check(disparity, right_view, params.lr_max_diff);
+        if (probe != nullptr) probe->follow(disparity, InvalidReason::LrCheck);
       }
     }
     if (level > 0) {
@@ -170,7 +208,7 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
                                   params.min_disparity, params.num_disparities, level - 1);
     }
   }
-  filter_disparity(disparity, params, over_time, result.timings, fast_median_filter);
+  filter_disparity(disparity, params, over_time, result.timings, fast_median_filter, probe);
   result.width = disparity.width();
   result.height = disparity.height();
   result.disparity_fixed = std::move(disparity);
@@ -207,31 +245,32 @@ FrameCost FastCpuEngine::frame_cost(int width, int height, const StereoParams& p
 
 std::optional<DisparityResult> FastCpuEngine::compute_accelerated(const HostPair& pair,
                                                                   const StereoParams& params,
-                                                                  const OverTimeStage& over_time) {
+                                                                  const OverTimeStage& over_time,
+                                                                  PixelCosts* probe) {
   require_valid(params);
   if (!accelerates(params)) return std::nullopt;
   switch (pair.format) {
     case PixelFormat::Gray8:
       require_missing_value_fits(params, 255);
       return run_fast_pipeline(pair.left8, pair.right8, nullptr, nullptr, nullptr, nullptr, {},
-                               params, *volumes_, over_time);
+                               params, *volumes_, over_time, probe);
     case PixelFormat::Rgb8:  // census-SGM matches the gray (no colour weights)
       require_missing_value_fits(params, 255);
       return run_fast_pipeline(to_gray(pair.left_rgb), to_gray(pair.right_rgb), nullptr, nullptr,
-                               nullptr, nullptr, {}, params, *volumes_, over_time);
+                               nullptr, nullptr, {}, params, *volumes_, over_time, probe);
     case PixelFormat::Gray16:
       require_high_bit_depth_support(params);
       require_matching_pair(pair.left16, pair.right16);
       return run_fast_pipeline(eight_bit_view(pair.left16), eight_bit_view(pair.right16),
                                &pair.left16, &pair.right16, nullptr, nullptr, {}, params,
-                               *volumes_, over_time);
+                               *volumes_, over_time, probe);
     case PixelFormat::GrayFloat: {
       require_float_input_support(params);
       require_matching_pair(pair.leftf, pair.rightf);
       const FloatViewRange range = float_view_range(pair.leftf, pair.rightf, params);
       return run_fast_pipeline(eight_bit_view(pair.leftf, range), eight_bit_view(pair.rightf, range),
                                nullptr, nullptr, &pair.leftf, &pair.rightf, range, params,
-                               *volumes_, over_time);
+                               *volumes_, over_time, probe);
     }
   }
   return std::nullopt;

@@ -33,7 +33,8 @@ class FastCpuEngine : public CpuEngine {
   // Census-SGM and BM SAD without confidence, on any input depth census takes (colour pairs by
   // their gray).
   std::optional<DisparityResult> compute_accelerated(const HostPair& pair, const StereoParams& params,
-                                                     const OverTimeStage& over_time) override;
+                                                     const OverTimeStage& over_time,
+                                                     PixelCosts* probe) override;
 
  private:
   std::unique_ptr<Volumes> volumes_;

@@ -99,7 +99,7 @@ class Matcher {
     request.pair = pair.view();
     request.params = params_;
     request.params.confidence = request.params.confidence || confidence;
-    request.want = ResultParts{fixed, !fixed, confidence, false, false};
+    request.want = ResultParts{fixed, !fixed, confidence, false, false, std::nullopt};
     py::gil_scoped_release release;
     engine_->submit(request);
   }

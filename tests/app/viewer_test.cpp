@@ -1107,5 +1107,45 @@ TEST_F(ViewerTest, TheHistogramTheRegionAndTheFlickerShowWithTheirNumbers) {
   EXPECT_GE(std::stod(flicker.substr(8)), 0.0);
 }
 
+// The Cost curve window pinned to a back-wall pixel (issue 22): its numbers are the engine's
+// probe of that pixel (its result within a pixel of the truth), and the window shows the curves
+// with the winner's line and the subpixel parabola in their colours. Opened without a pinned
+// pixel, under Xvfb's never-moving pointer, it says it has none.
+TEST_F(ViewerTest, CostCurveWindowShowsThePinnedPixelsCosts) {
+  const std::string shot_path = path("cost_curve.png");
+  const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "4", "--screenshot", shot_path,
+                                    "--layout", "1", "--view", "disparity", "--cost-curve-at",
+                                    "160,120"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(line_starting(run.out, "cost curve: pixel (160, 120), disparities 0..63"), "") << run.out;
+  const std::string result = line_starting(run.out, "cost curve: result ");
+  ASSERT_FALSE(result.empty()) << run.out;
+  const ViewPlacement p = parse_placement(run.out);
+  const float truth = scene_frame(p.frame).ground_truth.at(160, 120);
+  EXPECT_NEAR(std::stod(result.substr(std::string("cost curve: result ").size())), truth, 1.0)
+      << result;
+  EXPECT_NE(line_starting(run.out, "cost curve: subpixel: parabola through "), "") << run.out;
+
+  const PrintedRect window = printed_rect(run.out, "window Cost curve");
+  ASSERT_TRUE(window.found) << run.out;
+  const ImageRgb8 shot = read_image_rgb(shot_path);
+  EXPECT_TRUE(window.inside(shot.width(), shot.height()));
+  int green = 0, yellow = 0;
+  for (int y = static_cast<int>(window.y); y < static_cast<int>(window.y + window.h); ++y) {
+    for (int x = static_cast<int>(window.x); x < static_cast<int>(window.x + window.w); ++x) {
+      const Rgb8 c = shot.at(x, y);
+      if (c.r < 90 && c.g > 200 && c.b > 60 && c.b < 120) ++green;  // the winner's line
+      if (c.r > 240 && c.g > 225 && c.b < 40) ++yellow;              // the parabola, its legend
+    }
+  }
+  EXPECT_GT(green, 100);  // two plots' full-height lines
+  EXPECT_GT(yellow, 30);
+
+  const ViewerRun unpinned = run_viewer({"--engine", "cpu", "--frames", "2", "--screenshot",
+                                         path("cost_curve_unpinned.png"), "--cost-curve"});
+  ASSERT_EQ(unpinned.exit_code, 0) << unpinned.err;
+  EXPECT_NE(line_starting(unpinned.out, "cost curve: no pixel yet"), "") << unpinned.out;
+}
+
 }  // namespace
 }  // namespace sv
