@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "src/app/capture_thread.h"
+#include "src/app/engine_factory.h"
 #include "src/app/timing_history.h"
 #include "src/core/frame_budget.h"
 #include "src/core/stereo_engine.h"
@@ -43,11 +44,6 @@ struct ProcessingStatus {
   bool input_ended = false;  // the capture side closed the queue
   std::string error;         // the failure of the latest attempt; empty once a frame succeeds
 };
-
-// Makes an engine by its --engine name ("cpu", "cuda", "auto"); notices go to `notices`, which
-// must outlive the engine. make_engine (engine_factory.h) is the real one; tests pass fakes.
-using EngineFactory =
-    std::function<std::unique_ptr<StereoEngine>(const std::string& kind, std::ostream& notices)>;
 
 // Runs a StereoEngine on its own thread over the pairs of a queue (shared/ARCHITECTURE.md).
 // The GL thread never waits for it: it hands over parameter snapshots and engine requests,
