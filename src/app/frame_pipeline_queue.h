@@ -62,7 +62,8 @@ class FramePipelineQueue {
 
   // A frame that failed before it reached the engine (a bad pair, a size that cannot fit).
   void add_failed(StereoPair pair, Extra extra, std::exception_ptr error) {
-    frames_.push_back(Frame{std::move(pair), std::move(extra), std::move(error), false, Clock::now(), 0.0});
+    frames_.push_back(
+        Frame{std::move(pair), std::move(extra), std::move(error), false, Clock::now(), 0.0});
   }
 
   // Takes the oldest frame, waiting for its result, which lands in `result` (its buffers reused).

@@ -50,7 +50,8 @@ struct FrameExtra {
 using InFlightFrames = FramePipelineQueue<FrameExtra>;
 
 // A dataset's pairs come with ground truth: evaluate them like the synthetic scene.
-void add_dataset_ground_truth(const FrameSource& source, const StereoPair& pair, FrameExtra& extra) {
+void add_dataset_ground_truth(const FrameSource& source, const StereoPair& pair,
+                              FrameExtra& extra) {
 #ifdef STEREOVIEW_HAS_OPENCV
   const auto* dataset = dynamic_cast<const DatasetSource*>(&source);
   if (!dataset) return;

@@ -50,14 +50,14 @@ void FrameWorker::collect(DisparityResult& result) {
   }
   const auto wait_start = std::chrono::steady_clock::now();
   changed_.wait(lock, [&] { return !outcomes_.empty(); });
-  const double waited_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start).count();
+  const std::chrono::duration<double, std::milli> waited =
+      std::chrono::steady_clock::now() - wait_start;
   Outcome outcome = std::move(outcomes_.front());
   outcomes_.pop_front();
   lock.unlock();
   if (outcome.error) std::rethrow_exception(outcome.error);
   result = std::move(outcome.result);
-  result.timings.collect_wait_ms = waited_ms;
+  result.timings.collect_wait_ms = waited.count();
 }
 
 int FrameWorker::frames_in_flight() const {

@@ -2,10 +2,7 @@
 // matched one at a time, in frame order; a frame that fails is reported for itself while the
 // ones after it are written; a frame limit and Ctrl-C lose none of the frames in flight; and the
 // summary's host time leaves out what collect() waited for.
-#include "src/app/headless_runner.h"
-
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/app/headless_runner.h"
 #include "src/app/stop_signals.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
@@ -53,7 +51,8 @@ class RecordingEngine : public test::FakeEngine {
     FakeEngine::submit(request);
     max_in_flight = std::max(max_in_flight, frames_in_flight());
   }
-  DisparityResult match(const ImageU8& left, const ImageU8& right, const StereoParams& params) override {
+  DisparityResult match(const ImageU8& left, const ImageU8& right,
+                        const StereoParams& params) override {
     if (submitted_ - 1 == fail_at) throw InputError("this frame is bad");
     DisparityResult result = cpu_.compute(left, right, params);
     result.timings = StageTimings();
@@ -71,8 +70,8 @@ class RecordingEngine : public test::FakeEngine {
 };
 
 std::string fresh_dir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "headless_pipeline_" + name + "_" +
-                          std::to_string(::getpid());
+  const std::string dir =
+      ::testing::TempDir() + "headless_pipeline_" + name + "_" + std::to_string(::getpid());
   std::system(("rm -rf '" + dir + "'").c_str());
   return dir;
 }
@@ -95,7 +94,8 @@ struct RunOutput {
   std::string out, err;
 };
 
-RunOutput run(const CliOptions& options, RecordingEngine*& made, const std::function<void(RecordingEngine&)>& setup = {}) {
+RunOutput run(const CliOptions& options, RecordingEngine*& made,
+              const std::function<void(RecordingEngine&)>& setup = {}) {
   const EngineFactory factory = [&](const std::string&, std::ostream&) {
     auto engine = std::make_unique<RecordingEngine>();
     if (setup) setup(*engine);
@@ -135,8 +135,7 @@ Expected one_at_a_time(const CliOptions& options, int frames) {
   for (int n = 0; n < frames; ++n) {
     const SyntheticFrame f = scene.render(n);
     const ImageF32 disparity = cpu.compute(f.left, f.right, options.params).disparity;
-    const DisparityEvaluation eval = evaluate_disparity(
-        disparity, f.ground_truth, masks_of(f));
+    const DisparityEvaluation eval = evaluate_disparity(disparity, f.ground_truth, masks_of(f));
     const RegionErrors* region = eval.find("nonocc");
     std::ostringstream line;
     line << "frame " << n << ": " << std::fixed << std::setprecision(1) << 1.5 << " ms, bad-1 "
