@@ -1,5 +1,6 @@
 #include "cuda/cuda_engine.h"
 
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -819,8 +820,14 @@ void copy_plane(const T* pinned, int width, int height, Image<T>& image) {
 
 void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
   slot.in_flight = false;
+  // The host waits here for the GPU (in collect(), or in a submit() that needs the slot): time
+  // the frame loops take out of their host time (StageTimings::collect_wait_ms).
+  const auto wait_start = std::chrono::steady_clock::now();
   SV_CUDA_CHECK(cudaEventSynchronize(slot.finished));
+  const double waited_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start).count();
   result.timings = slot.events.collect();
+  result.timings.collect_wait_ms = waited_ms;
   result.width = slot.width;
   result.height = slot.height;
   if (slot.has_fixed) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/app/engine_factory.h"
+#include "src/app/frame_pipeline_queue.h"
 #include "src/app/image_loading.h"
 #include "src/app/pair_matching.h"
 #include "src/app/playback_pacer.h"
@@ -38,28 +39,30 @@
 namespace sv {
 namespace {
 
-// One pair to process, with ground truth when the source knows it. A rectifying source may send
-// it raw; match_rectifying_pair rectifies it (on the GPU with the CUDA engine), after which its
-// views are the rectified ones, kept for recordings of the views.
-struct SourceFrame {
-  StereoPair pair;
+// What a frame's outputs need besides its pair and its result, kept while it is in flight: its
+// place in the run (its "frame N" line and its file names) and its ground truth, when the source
+// knows it.
+struct FrameExtra {
+  int64_t number = 0;
   ImageF32 ground_truth;
   EvaluationMasks masks;
 };
+using InFlightFrames = FramePipelineQueue<FrameExtra>;
 
 // A dataset's pairs come with ground truth: evaluate them like the synthetic scene.
-void add_dataset_ground_truth(const FrameSource& source, int64_t index, SourceFrame& frame) {
+void add_dataset_ground_truth(const FrameSource& source, const StereoPair& pair,
+                              FrameExtra& extra) {
 #ifdef STEREOVIEW_HAS_OPENCV
   const auto* dataset = dynamic_cast<const DatasetSource*>(&source);
   if (!dataset) return;
-  const StereoSample& sample = dataset->sample(index);
-  if (!sample.ground_truth.same_size(frame.pair.left)) return;
-  frame.ground_truth = sample.ground_truth;
-  frame.masks = sample.masks;
+  const StereoSample& sample = dataset->sample(pair.index);
+  if (!sample.ground_truth.same_size(pair.left)) return;
+  extra.ground_truth = sample.ground_truth;
+  extra.masks = sample.masks;
 #else
   (void)source;
-  (void)index;
-  (void)frame;
+  (void)pair;
+  (void)extra;
 #endif
 }
 
@@ -94,23 +97,23 @@ class HeadlessRecording {
   }
 
   // False when the recording has stopped (its error comes with finish()).
-  bool add(SourceFrame& frame, const DisparityResult& result) {
+  bool add(StereoPair& pair, const DisparityResult& result) {
     if (frames_added_++ == 0) {
       recorder_->set_geometry(stereo_geometry_for(
           options_.source == "synthetic", options_.calib_path, options_.rectify_alpha,
-          frame.pair.left.width(), frame.pair.left.height(), options_.params));
+          pair.left.width(), pair.left.height(), options_.params));
     }
     RecordingFrame record;
-    record.index = frame.pair.index;
-    record.timestamp_s = frame.pair.timestamp_s;
+    record.index = pair.index;
+    record.timestamp_s = pair.timestamp_s;
     if (format_ == RecordingFormat::Raw || format_ == RecordingFormat::SideBySide) {
-      record.left = std::move(frame.pair.left);
-      record.right = std::move(frame.pair.right);
+      record.left = std::move(pair.left);
+      record.right = std::move(pair.right);
       if (format_ == RecordingFormat::Raw) {  // the raw format records the input's full depth
-        record.left16 = std::move(frame.pair.left16);
-        record.right16 = std::move(frame.pair.right16);
-        record.leftf = std::move(frame.pair.leftf);
-        record.rightf = std::move(frame.pair.rightf);
+        record.left16 = std::move(pair.left16);
+        record.right16 = std::move(pair.right16);
+        record.leftf = std::move(pair.leftf);
+        record.rightf = std::move(pair.rightf);
       }
     }
     if (format_ != RecordingFormat::Lossless16 && format_ != RecordingFormat::Raw) {
@@ -161,8 +164,16 @@ class HeadlessRecording {
 
 // Live sources may fail now and then (a camera reconnecting); this many failures in a row end the run.
 constexpr int kMaxLiveFailuresInARow = 3;
+// Frames the engine fails on (not bad input: a device lost, say) end the run after this many in
+// a row; fewer leave room for an engine that recovers (auto's fallback to the CPU engine).
+constexpr int kMaxEngineFailuresInARow = 3;
 
 int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err) {
+  return run_headless(options, out, err, make_engine);
+}
+
+int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err,
+                 const EngineFactory& make) {
 #ifdef STEREOVIEW_HAS_RECORDING
   std::unique_ptr<HeadlessRecording> recorder;  // outside the try: an error still finishes it
 #endif
@@ -170,7 +181,8 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
   try {
     const Colormap colormap = parse_colormap(options.colormap);
     if (!options.out_dir.empty()) create_output_folder(options.out_dir, "--out");
-    std::unique_ptr<StereoEngine> engine = make_engine(options.engine, err);
+    std::unique_ptr<StereoEngine> engine = make(options.engine, err);
+    if (!engine) throw RuntimeError("no engine could be made for \"" + options.engine + "\"");
 
     // The synthetic scene is rendered here rather than through its FrameSource, because the
     // runner also wants each frame's ground truth.
@@ -221,7 +233,6 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
 
     // --record: the frames also go to a recording; per-frame lines give way to a progress bar.
     const bool recording = !options.record_path.empty();
-    std::vector<double> host_ms;  // per frame, on an engine with a device (summary)
     DisparityResult result;
     ResultParts wanted;
     wanted.confidence = false;
@@ -251,84 +262,50 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
 
     const float range_min = static_cast<float>(options.params.min_disparity);
     const float range_max = range_min + options.params.num_disparities - 1;
-    int64_t done = 0;
+    int64_t read = 0;    // pairs taken from the source, failed frames included
+    int64_t done = 0;    // frames computed and written
+    int64_t failed = 0;  // frames reported as failed
+    int engine_failures_in_a_row = 0;
     bool source_ended = false;
+    std::exception_ptr source_error;  // raised once the frames in flight are written
     int live_failures = 0;
     bool depth_noted = false;  // 16-bit input: say once whether its full depth is matched
     std::optional<bool> engine_remaps;  // a rectifying source: where its remap runs, once said
-    while (done < limit && stop_signal() == 0) {
-      SourceFrame frame;
-      if (synthetic) {
-        SyntheticFrame rendered = scene->render(static_cast<int>(done));
-        frame.pair.index = done;
-        frame.pair.timestamp_s = rendered.timestamp_s;
-        frame.pair.left = std::move(rendered.left);
-        frame.pair.right = std::move(rendered.right);
-        frame.ground_truth = rendered.ground_truth;
-        frame.masks.nonocc = rendered.nonoccluded_mask;
-        frame.masks.disc = rendered.discontinuity_mask;
-      } else {
-        std::optional<StereoPair> pair;
-        reading_source = true;
-        try {
-          pair = source->next();
-          live_failures = 0;
-        } catch (const RuntimeError& e) {
-          if (!source->is_live() || ++live_failures >= kMaxLiveFailuresInARow) throw;
-          err << "note: " << e.what() << "\n";
-          continue;
-        }
-        if (!pair) {
-          source_ended = true;
-          break;
-        }
-        frame.pair = std::move(*pair);
-        if (frame.pair.left.empty() || !frame.pair.left.same_size(frame.pair.right)) {
-          // The engines' message for a bad pair; the gray images are made only here.
-          require_matching_pair(to_gray(frame.pair.left), to_gray(frame.pair.right));
-        }
-        reading_source = false;
-      }
-      check_budget(frame.pair.left.width(), frame.pair.left.height());
-      pacer.wait();
+    std::vector<double> host_ms;        // per frame written (FramePipelineQueue::Collected)
+    bool device_frames = false;         // the engine has a device: host time is outside the GPU
+    InFlightFrames in_flight(*engine);
 
-      if ((!frame.pair.left16.empty() || !frame.pair.leftf.empty()) && !depth_noted) {
-        const bool is_float = !frame.pair.leftf.empty();
-        const std::string note = is_float ? float_input_fallback_note(*engine, options.params)
-                                          : high_bit_depth_fallback_note(*engine, options.params);
-        if (note.empty()) {
-          out << (is_float ? "matching the float values\n" : "matching the 16-bit values\n");
-        } else {
-          err << "note: " << note << "\n";
+    // The outputs of the oldest frame in flight, in frame order: its line (with its evaluation),
+    // its recording, its files; or its error, after which the run goes on.
+    const auto write_oldest = [&] {
+      InFlightFrames::Collected frame = in_flight.collect(result);
+      const int64_t number = frame.extra.number;
+      if (frame.error) {
+        ++failed;
+        try {
+          std::rethrow_exception(frame.error);
+        } catch (const InputError& e) {
+          err << "error: frame " << number << ": " << e.what() << "\n";
+        } catch (const std::exception& e) {
+          err << "error: frame " << number << ": " << e.what() << "\n";
+          ++engine_failures_in_a_row;
         }
-        depth_noted = true;
+        return;
       }
-      // Rectified where it is cheapest, as in the viewer's ProcessingThread: by the CUDA engine
-      // on the GPU, on the host for the CPU engine.
-      const auto frame_start = std::chrono::steady_clock::now();
-      // The request's parts: what the outputs below read (the recorder's lossless format the
-      // fixed point), into one result whose buffers every frame reuses.
-      const FrameRequest request = request_for_pair(*engine, frame.pair, options.params, wanted);
-      engine->submit(request);
-      engine->collect(result);
-      take_rectified_views(frame.pair, result);
-      const double frame_ms = std::chrono::duration<double, std::milli>(
-                                  std::chrono::steady_clock::now() - frame_start).count();
-      if (result.timings.device_span_ms > 0.0) {
-        host_ms.push_back(std::max(0.0, frame_ms - result.timings.device_span_ms));
-      }
+      engine_failures_in_a_row = 0;
+      host_ms.push_back(frame.host_ms);
+      if (result.timings.device_span_ms > 0.0) device_frames = true;
       if (frame.pair.remap && engine_remaps != frame.pair.remap->engine_remaps()) {
         engine_remaps = frame.pair.remap->engine_remaps();
         out << (*engine_remaps ? "rectifying on the GPU (" + engine->name() + " engine)\n"
                                : std::string("rectifying on the host\n"));
       }
-      if (!synthetic) add_dataset_ground_truth(*source, frame.pair.index, frame);
       if (!recording) {
-        out << "frame " << done << ": " << std::fixed << std::setprecision(1)
+        out << "frame " << number << ": " << std::fixed << std::setprecision(1)
             << result.timings.total_ms() << " ms";
-        if (!frame.ground_truth.empty()) {
+        if (!frame.extra.ground_truth.empty()) {
           const DisparityEvaluation eval =
-              evaluate_disparity(result.disparity, frame.ground_truth, frame.masks);
+              evaluate_disparity(result.disparity, frame.extra.ground_truth, frame.extra.masks);
           // nonocc where the data has occlusion masks, else every pixel with ground truth.
           const RegionErrors* region = eval.find("nonocc");
           if (!region) region = eval.find("all");
@@ -340,21 +317,102 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
         out << "\n";
       }
 #ifdef STEREOVIEW_HAS_RECORDING
-      if (recorder && !recorder->add(frame, result)) {
+      if (recorder && !recorder->add(frame.pair, result)) {
         recording_failed = true;  // the recorder holds the reason; finish() prints it
-        break;
+        return;
       }
 #endif
-
       if (!options.out_dir.empty()) {
-        const std::string base = options.out_dir + "/" + frame_name(static_cast<int>(done));
+        const std::string base = options.out_dir + "/" + frame_name(static_cast<int>(number));
         write_pfm(base + ".pfm", result.disparity);
         save_color_image(base, colorize_disparity(result.disparity, range_min, range_max, colormap));
       }
       ++done;
       if (recording) progress.update(done);
+    };
+
+    while (read < limit && stop_signal() == 0 && !recording_failed &&
+           engine_failures_in_a_row < kMaxEngineFailuresInARow) {
+      StereoPair pair;
+      FrameExtra extra;
+      extra.number = read;
+      if (synthetic) {
+        SyntheticFrame rendered = scene->render(static_cast<int>(read));
+        pair.index = read;
+        pair.timestamp_s = rendered.timestamp_s;
+        pair.left = std::move(rendered.left);
+        pair.right = std::move(rendered.right);
+        extra.ground_truth = std::move(rendered.ground_truth);
+        extra.masks.nonocc = std::move(rendered.nonoccluded_mask);
+        extra.masks.disc = std::move(rendered.discontinuity_mask);
+      } else {
+        std::optional<StereoPair> next;
+        try {
+          next = source->next();
+          live_failures = 0;
+        } catch (const RuntimeError& e) {
+          if (!source->is_live() || ++live_failures >= kMaxLiveFailuresInARow) {
+            source_error = std::current_exception();
+            break;
+          }
+          err << "note: " << e.what() << "\n";
+          continue;
+        } catch (...) {  // a file's bad pair: the source cannot go past it
+          source_error = std::current_exception();
+          break;
+        }
+        if (!next) {
+          source_ended = true;
+          break;
+        }
+        pair = std::move(*next);
+        add_dataset_ground_truth(*source, pair, extra);
+      }
+      ++read;
+      std::exception_ptr refused;  // a pair the engines would refuse, or a size that cannot fit
+      try {
+        if (pair.left.empty() || !pair.left.same_size(pair.right)) {
+          // The engines' message for a bad pair; the gray images are made only here.
+          require_matching_pair(to_gray(pair.left), to_gray(pair.right));
+        }
+        check_budget(pair.left.width(), pair.left.height());
+      } catch (const InputError&) {
+        refused = std::current_exception();
+      }
+      if (refused) {
+        in_flight.add_failed(std::move(pair), std::move(extra), refused);
+      } else {
+        pacer.wait();
+        if ((!pair.left16.empty() || !pair.leftf.empty()) && !depth_noted) {
+          const bool is_float = !pair.leftf.empty();
+          const std::string note = is_float ? float_input_fallback_note(*engine, options.params)
+                                            : high_bit_depth_fallback_note(*engine, options.params);
+          if (note.empty()) {
+            out << (is_float ? "matching the float values\n" : "matching the 16-bit values\n");
+          } else {
+            err << "note: " << note << "\n";
+          }
+          depth_noted = true;
+        }
+        // Rectified where it is cheapest, as in the viewer's ProcessingThread: by the CUDA engine
+        // on the GPU, on the host for the CPU engine. The request asks only for what the outputs
+        // read (the recorder's lossless format the fixed point), into one reused result.
+        in_flight.submit(std::move(pair), std::move(extra), options.params, wanted);
+      }
+      // The next pair was submitted before this frame is collected: the engine stays busy.
+      if (in_flight.full()) write_oldest();
     }
+    // Ctrl-C, --frames, the end of the source or its failure: the frames in flight are written.
+    while (!in_flight.empty() && !recording_failed) write_oldest();
     if (recording) progress.finish(done);
+    if (source_error) {
+      reading_source = true;
+      std::rethrow_exception(source_error);
+    }
+    if (engine_failures_in_a_row >= kMaxEngineFailuresInARow) {
+      throw RuntimeError("stopped: the engine failed on " + std::to_string(engine_failures_in_a_row) +
+                         " frames in a row");
+    }
     const int signal = stop_signal();
 #ifdef STEREOVIEW_HAS_RECORDING
     if (recorder) {
@@ -372,14 +430,19 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
       return exit_code_for_signal(signal);
     }
     if (recording_failed) return 1;
-    if (done == 0) throw InputError("the source delivered no frame");
+    if (read == 0) throw InputError("the source delivered no frame");
     if (!host_ms.empty()) {
+      // The loop's own time per frame, what collect() waited for the engine left out: see
+      // FramePipelineQueue::Collected::host_ms.
       std::sort(host_ms.begin(), host_ms.end());
-      out << "host time per frame outside the GPU: median " << std::fixed << std::setprecision(2)
-          << host_ms[host_ms.size() / 2] << " ms, max " << host_ms.back() << " ms\n";
+      out << "host time per frame outside the " << (device_frames ? "GPU" : "engine")
+          << ": median " << std::fixed << std::setprecision(2) << host_ms[host_ms.size() / 2]
+          << " ms, max " << host_ms.back() << " ms\n";
     }
-    out << "done: " << done << " frame" << (done == 1 ? "" : "s") << "\n";
-    return 0;
+    out << "done: " << done << " frame" << (done == 1 ? "" : "s");
+    if (failed > 0) out << ", " << failed << " failed";
+    out << "\n";
+    return failed > 0 ? 1 : 0;
   } catch (const std::exception& e) {
     err << "error: " << e.what() << "\n";
 #ifdef STEREOVIEW_HAS_RECORDING

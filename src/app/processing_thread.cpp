@@ -1,11 +1,9 @@
 #include "src/app/processing_thread.h"
 
-#include <algorithm>
 #include <chrono>
 #include <exception>
 
 #include "src/core/error.h"
-#include "src/app/pair_matching.h"
 
 namespace sv {
 namespace {
@@ -21,6 +19,7 @@ ProcessingThread::ProcessingThread(PairQueue& input, EngineFactory factory,
   engine_ = factory_(engine_kind, notices_);
   if (!engine_) throw RuntimeError("no engine could be made for \"" + engine_kind + "\"");
   engine_name_ = engine_->name();
+  in_flight_.emplace(*engine_);
   collect_notices();
 }
 
@@ -139,11 +138,15 @@ void ProcessingThread::report_error(const std::string& message) {
 }
 
 bool ProcessingThread::switch_engine(const std::string& kind) {
+  // The frames of the old engine are its own: they are published before it goes.
+  while (!in_flight_->empty()) collect_and_publish();
   bool switched = false;
   try {
     std::unique_ptr<StereoEngine> engine = factory_(kind, notices_);
     if (!engine) throw RuntimeError("no engine could be made for \"" + kind + "\"");
+    in_flight_.reset();
     engine_ = std::move(engine);
+    in_flight_.emplace(*engine_);
     std::lock_guard<std::mutex> lock(mutex_);
     engine_name_ = engine_->name();
     messages_.push_back("engine: " + engine_name_);
@@ -156,43 +159,57 @@ bool ProcessingThread::switch_engine(const std::string& kind) {
   return switched;
 }
 
-uint64_t ProcessingThread::compute_and_publish(StereoPair& pair) {
-  StereoParams params;
+uint64_t ProcessingThread::submit(const StereoPair& pair) {
+  FrameSettings settings;
   ResultParts want;
-  uint64_t generation = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    params = params_;
+    settings.params = params_;
+    settings.params_generation = params_generation_;
     want = want_;
-    generation = params_generation_;
   }
-  ProcessedFrame frame;
-  frame.params = params;
-  frame.params_generation = generation;
-  frame.engine = engine_->name();
-  const auto start = std::chrono::steady_clock::now();
+  settings.engine = engine_->name();
+  const uint64_t generation = settings.params_generation;
+  const StereoParams params = settings.params;
   try {
     // Each new size, parameter set or engine is checked before its first frame: one that cannot
     // fit is reported like any failed frame, and the thread goes on with the next.
     const std::string slow = budget_.check(*engine_, pair.left.width(), pair.left.height(), params);
     if (!slow.empty()) notices_ << "note: " << slow << "\n";
-    frame.result = match_rectifying_pair(*engine_, pair, params, want);
-  } catch (const std::exception& e) {
-    collect_notices();
-    report_error("frame " + std::to_string(pair.index) + ": " + e.what());
+  } catch (const std::exception&) {
+    in_flight_->add_failed(pair, std::move(settings), std::current_exception());
     return generation;
   }
+  in_flight_->submit(pair, std::move(settings), params, want);
   collect_notices();
-  frame.processing_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  frame.host_ms = std::max(0.0, frame.processing_ms - frame.result.timings.device_span_ms);
-  frame.pair = pair;
+  return generation;
+}
+
+void ProcessingThread::collect_and_publish() {
+  DisparityResult result;
+  auto done = in_flight_->collect(result);
+  collect_notices();
+  if (done.error) {
+    try {
+      std::rethrow_exception(done.error);
+    } catch (const std::exception& e) {
+      report_error("frame " + std::to_string(done.pair.index) + ": " + e.what());
+    }
+    return;
+  }
+  ProcessedFrame frame;
+  frame.pair = std::move(done.pair);
+  frame.result = std::move(result);
+  frame.params = std::move(done.extra.params);
+  frame.params_generation = done.extra.params_generation;
+  frame.engine = std::move(done.extra.engine);
+  frame.processing_ms = done.latency_ms;
+  frame.host_ms = done.host_ms;
   std::lock_guard<std::mutex> lock(mutex_);
   frame.sequence = ++processed_;
   error_.clear();
   rate_.tick();
   latest_ = std::move(frame);
-  return generation;
 }
 
 void ProcessingThread::run() {
@@ -208,7 +225,7 @@ void ProcessingThread::run() {
       if (stop_requested_) break;
       engine_request.swap(engine_request_);
       take_new_pair = !input_ended_ && (!paused_ || steps_pending_ > 0);
-      if (!take_new_pair && engine_request.empty() &&
+      if (!take_new_pair && engine_request.empty() && in_flight_->empty() &&
           !(last_pair && (params_generation_ != last_generation || engine_changed))) {
         wake_.wait_for(lock, kPollInterval);
         continue;
@@ -222,24 +239,28 @@ void ProcessingThread::run() {
     }
     std::optional<StereoPair> pair;
     if (take_new_pair) {
-      // A pending change is shown at once on the last pair unless a new one is already waiting.
-      pair = redo ? input_.try_pop() : input_.pop_for(kPollInterval);
+      // A pending change is shown at once on the last pair unless a new one is already waiting;
+      // with a frame in flight, its result is due unless a next pair is already waiting.
+      pair = redo || !in_flight_->empty() ? input_.try_pop() : input_.pop_for(kPollInterval);
       if (!pair && input_.closed() && input_.size() == 0) {
         std::lock_guard<std::mutex> lock(mutex_);
         input_ended_ = true;
       }
     }
-    if (pair) {
+    const bool got_pair = pair.has_value();
+    if (got_pair) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (steps_pending_ > 0) --steps_pending_;
       last_pair = std::move(pair);
       engine_request.swap(engine_request_);  // asked for while the pair was awaited: applies to it
-    } else if (!redo) {
-      continue;
     }
     if (!engine_request.empty() && switch_engine(engine_request)) engine_changed = true;
-    engine_changed = false;
-    last_generation = compute_and_publish(*last_pair);
+    if (got_pair || redo) {
+      engine_changed = false;
+      last_generation = submit(*last_pair);
+    }
+    // Two frames in flight, or no next one to submit: the oldest result is due.
+    if (in_flight_->full() || (!got_pair && !redo && !in_flight_->empty())) collect_and_publish();
   }
 }
 

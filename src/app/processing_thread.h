@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "src/app/capture_thread.h"
+#include "src/app/engine_factory.h"
+#include "src/app/frame_pipeline_queue.h"
 #include "src/app/timing_history.h"
 #include "src/core/frame_budget.h"
 #include "src/core/stereo_engine.h"
@@ -29,9 +31,9 @@ struct ProcessedFrame {
   StereoParams params;
   uint64_t params_generation = 0;  // set_params() calls that `params` includes
   std::string engine;              // the engine's name()
-  double processing_ms = 0.0;      // wall time of the frame, from its pair to its result
-  // The host's own time in it: processing_ms outside the GPU's span (StageTimings); all of it
-  // on a CPU engine.
+  double processing_ms = 0.0;      // wall time of the frame, from its submit to its result
+  // The thread's own time on the frame, outside the engine's work (FramePipelineQueue's host_ms):
+  // with the CUDA engine the host time outside the GPU.
   double host_ms = 0.0;
 };
 
@@ -44,18 +46,16 @@ struct ProcessingStatus {
   std::string error;         // the failure of the latest attempt; empty once a frame succeeds
 };
 
-// Makes an engine by its --engine name ("cpu", "cuda", "auto"); notices go to `notices`, which
-// must outlive the engine. make_engine (engine_factory.h) is the real one; tests pass fakes.
-using EngineFactory =
-    std::function<std::unique_ptr<StereoEngine>(const std::string& kind, std::ostream& notices)>;
-
 // Runs a StereoEngine on its own thread over the pairs of a queue (shared/ARCHITECTURE.md).
 // The GL thread never waits for it: it hands over parameter snapshots and engine requests,
 // which take effect at the next frame boundary, and collects the newest result with
 // take_latest() (older, uncollected results are replaced: the display wants the newest).
 // Paused, it takes no new pairs but recomputes the last one when the parameters or the engine
 // change, so tuning works on a still frame. An engine exception becomes an error message and
-// the thread goes on with the next frame.
+// the thread goes on with the next frame. While pairs keep coming (a camera, a video) two frames
+// are in flight: the next pair is submitted before the last result is collected; results are
+// published in order, each with the parameters it was computed with, and an engine switch
+// first collects the frames of the old engine.
 class ProcessingThread {
  public:
   // Makes the first engine here, on the caller's thread, so a bad --engine fails at start-up:
@@ -90,9 +90,12 @@ class ProcessingThread {
  private:
   void run();
   bool switch_engine(const std::string& kind);  // false when it failed
-  // Returns the parameter generation it used. A raw pair from a rectifying source comes out
-  // rectified (match_rectifying_pair: by the engine where it can, else here).
-  uint64_t compute_and_publish(StereoPair& pair);
+  // Submits a copy of `pair` with the current parameters; returns their generation. A raw pair
+  // from a rectifying source comes out rectified (request_for_pair: by the engine where it
+  // can, else here).
+  uint64_t submit(const StereoPair& pair);
+  // Collects the oldest frame in flight and publishes it (or reports its error).
+  void collect_and_publish();
   void collect_notices();
   void report_error(const std::string& message);
 
@@ -100,6 +103,13 @@ class ProcessingThread {
   EngineFactory factory_;
   std::ostringstream notices_;  // written only on the processing thread (and the constructor)
   std::unique_ptr<StereoEngine> engine_;
+  // What a frame in flight was submitted with.
+  struct FrameSettings {
+    StereoParams params;
+    uint64_t params_generation = 0;
+    std::string engine;
+  };
+  std::optional<FramePipelineQueue<FrameSettings>> in_flight_;  // on engine_, made with it
   FrameBudget budget_;  // used only on the processing thread
   std::thread thread_;
 

@@ -46,7 +46,9 @@ class TimingHistory {
 };
 
 // A GPU frame's stages plus a last row, kHostStage, for the host's own time in the frame
-// (ProcessedFrame::host_ms); CPU frames are host time throughout and come back as they are.
+// (ProcessedFrame::host_ms: the processing thread's time on it less collect()'s wait for the
+// GPU, frame_pipeline_queue.h). CPU frames come back as they are: their stages are the engine's
+// compute on the host, which that row must not be mistaken for.
 inline constexpr const char* kHostStage = "host (outside GPU)";
 StageTimings with_host_time(StageTimings timings, double host_ms);
 

@@ -1,5 +1,6 @@
 #include "src/core/frame_worker.h"
 
+#include <chrono>
 #include <utility>
 
 #include "src/core/error.h"
@@ -47,12 +48,16 @@ void FrameWorker::collect(DisparityResult& result) {
   if (outcomes_.empty() && jobs_.empty() && !computing_) {
     throw RuntimeError("the " + engine_name_ + " engine: collect() without a submitted frame");
   }
+  const auto wait_start = std::chrono::steady_clock::now();
   changed_.wait(lock, [&] { return !outcomes_.empty(); });
+  const std::chrono::duration<double, std::milli> waited =
+      std::chrono::steady_clock::now() - wait_start;
   Outcome outcome = std::move(outcomes_.front());
   outcomes_.pop_front();
   lock.unlock();
   if (outcome.error) std::rethrow_exception(outcome.error);
   result = std::move(outcome.result);
+  result.timings.collect_wait_ms = waited.count();
 }
 
 int FrameWorker::frames_in_flight() const {

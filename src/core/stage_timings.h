@@ -18,6 +18,11 @@ struct StageTimings {
   // Engines with a device: the time from the frame's first GPU event (its upload) to its last
   // (its download). A frame's wall time minus this is the host's own time. 0 on the host.
   double device_span_ms = 0.0;
+  // How long collect() was blocked waiting for the engine's work on this frame: a CPU engine's
+  // worker computing it, the CUDA engine's synchronize on its last event. A frame loop's own time
+  // on the frame minus this is its host time (frame_pipeline_queue.h), which then never counts
+  // the engine's compute, on the host or on the GPU. 0 when the frame was ready.
+  double collect_wait_ms = 0.0;
 
   void add(const std::string& stage, double ms) { stages.push_back({stage, ms}); }
   double total_ms() const {

@@ -3,10 +3,13 @@
 // ones run, and the synchronous compute() equal to the stream.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
+#include "src/core/frame_worker.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/support/requests.h"
 
@@ -129,6 +132,32 @@ TEST(EngineInterface, AnEngineWithFramesQueuedIsDestroyedCleanly) {
   for (const auto& f : pairs) engine->submit(test::request_of(f.left, f.right, small_params()));
   engine.reset();  // drops what was not computed, waits for the frame computing
   SUCCEED();
+}
+
+// collect() says how long it waited for the worker (StageTimings::collect_wait_ms), so a frame
+// loop can leave the engine's compute out of its host time: about the frame's compute when
+// collected at once, nothing when the frame was ready.
+TEST(EngineInterface, CollectSaysHowLongItWaitedForTheWorker) {
+  using namespace std::chrono_literals;
+  FrameWorker worker("slow", [](HostPair&, const FrameRequest&) {
+    std::this_thread::sleep_for(80ms);
+    return DisparityResult();
+  });
+  const ImageU8 image(8, 4, 1);
+  const FrameRequest request = test::request_of(image, image, small_params());
+  DisparityResult result;
+  const auto start = std::chrono::steady_clock::now();
+  worker.submit(request);
+  worker.collect(result);
+  const double call_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(result.timings.collect_wait_ms, 60.0);
+  EXPECT_LE(result.timings.collect_wait_ms, call_ms);
+
+  worker.submit(request);
+  std::this_thread::sleep_for(300ms);  // the frame is ready long before it is collected
+  worker.collect(result);
+  EXPECT_LT(result.timings.collect_wait_ms, 40.0);
 }
 
 }  // namespace
