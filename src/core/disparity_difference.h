@@ -10,10 +10,10 @@ namespace sv {
 // pixel |A - B| where both are valid, and which side alone has a disparity where only one does.
 enum class DifferenceKind : uint8_t {
   BothInvalid = 0,
-  Equal = 1,     // both valid, |A - B| <= tolerance
-  Differ = 2,    // both valid, |A - B| > tolerance
-  OnlyA = 3,     // A valid, B invalid
-  OnlyB = 4,     // B valid, A invalid
+  Equal = 1,   // both valid, |A - B| <= tolerance
+  Differ = 2,  // both valid, |A - B| > tolerance
+  OnlyA = 3,   // A valid, B invalid
+  OnlyB = 4,   // B valid, A invalid
 };
 
 struct DifferenceCounts {
@@ -30,8 +30,8 @@ struct DifferenceCounts {
 };
 
 struct DisparityDifference {
-  ImageF32 magnitude;   // |A - B| where both are valid, 0 elsewhere
-  ImageU8 kind;         // a DifferenceKind per pixel
+  ImageF32 magnitude;  // |A - B| where both are valid, 0 elsewhere
+  ImageU8 kind;        // a DifferenceKind per pixel
   DifferenceCounts counts;
 };
 

@@ -1,10 +1,11 @@
 // The A/B difference (issue 22): equal disparities differ nowhere, different ones are counted
 // pixel by pixel (|A - B| beyond the tolerance, A alone, B alone), and the drawn image gives
 // each kind its own colour.
+#include "src/core/disparity_difference.h"
+
 #include <gtest/gtest.h>
 
 #include "src/core/disparity.h"
-#include "src/core/disparity_difference.h"
 #include "src/core/error.h"
 #include "src/core/synthetic_scene.h"
 
