@@ -40,6 +40,10 @@ struct ViewerOptions {
   bool fast = false;          // --fast: files as fast as possible instead of at their own rate
   ViewerSettings settings;
   StereoParams params;
+  // --compare: start with the A/B comparison on, B's parameters and engine these.
+  bool compare = false;
+  StereoParams compare_params;
+  std::string compare_engine;  // "": A's
 };
 
 // Every parameter of param_table() as --key VALUE / --key=VALUE (booleans also --key and

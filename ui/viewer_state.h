@@ -12,6 +12,7 @@
 #include "src/core/synthetic_scene.h"
 #include "src/core/disparity_histogram.h"
 #include "src/core/region_statistics.h"
+#include "ui/ab_comparison.h"
 #include "ui/colour_range_tracker.h"
 #include "ui/cursor_readout.h"
 #include "ui/engine_choice.h"
@@ -39,6 +40,7 @@ struct PanelRequests {
   bool dock_timings = false;      // View > Dock timings
   bool dock_recording = false;    // View > Dock the Recording window
   bool quit = false;
+  AbRequests ab;
 };
 
 // The viewer's editable state, owned by the GL thread. `params` is the UI's copy of the
@@ -62,6 +64,7 @@ struct ViewerState {
   std::string preset_path = "stereoview.preset";
   std::string snapshot_dir = "snapshots";
   ViewTransform transform;
+  AbSettings ab;                // the A/B comparison's B side and what the panel edits
   std::deque<std::string> log;  // newest last
   PanelRequests requests;
 
@@ -95,6 +98,10 @@ struct ViewerStatus {
   std::optional<double> flicker, flicker_mean;
   bool timings_docked = true;
   bool recording_docked = true;
+  // A/B: B's processing status and timings while it runs, and the newest pair both computed.
+  std::optional<ProcessingStatus> processing_b;
+  const TimingHistory* timings_b = nullptr;
+  const AbMatch* ab_match = nullptr;
 };
 
 }  // namespace sv

@@ -1,0 +1,157 @@
+#include "ui/ab_comparison.h"
+
+#include <cstdio>
+
+#include "src/core/disparity.h"
+#include "src/core/param_table.h"
+
+namespace sv {
+namespace {
+
+// Results kept per side for matching: more than the pairs that can be in flight between the
+// two (each side's queue, its engine, the fan-out's hand).
+constexpr size_t kRecentResults = 6;
+
+std::string side_line(const char* name, const AbSideResult& side) {
+  char text[256];
+  std::snprintf(text, sizeof text, "%s: %s, %s, %.1f ms", name, side.engine.c_str(),
+                side.params.algorithm.c_str(), side.processing_ms);
+  std::string line = text;
+  if (side.errors) {
+    std::snprintf(text, sizeof text, ", bad-1 %.2f %%, bad-2 %.2f %%, valid %.1f %%",
+                  side.errors->bad_1, side.errors->bad_2, side.density);
+    line += text;
+  }
+  return line;
+}
+
+}  // namespace
+
+AbComparison::~AbComparison() { stop(); }
+
+void AbComparison::start(PairFanOut& fan_out, QueueFullPolicy policy, EngineFactory factory,
+                         const std::string& engine_kind, const StereoParams& params,
+                         const ResultParts& want, std::optional<StereoPair> first, bool paused) {
+  stop();
+  // One pair waiting, as A's queue: B falls at most a pair or two behind A.
+  auto queue = std::make_shared<PairQueue>(1, policy);
+  auto processing =
+      std::make_unique<ProcessingThread>(*queue, std::move(factory), engine_kind, params);
+  processing->set_result_parts(want);
+  if (first) queue->push(std::move(*first));
+  processing->set_paused(paused);
+  if (paused) processing->step();  // the pair on screen, or a new source's first, as A
+  processing->start();
+  queue_ = std::move(queue);
+  processing_ = std::move(processing);
+  fan_out_ = &fan_out;
+  fan_out.attach(queue_);
+}
+
+void AbComparison::stop() {
+  if (fan_out_ && queue_) fan_out_->detach(queue_);  // closes the queue: B's thread sees the end
+  if (processing_) processing_->stop();
+  processing_.reset();
+  queue_.reset();
+  fan_out_ = nullptr;
+  recent_a_.clear();
+  recent_b_.clear();
+  match_.reset();
+  ++match_version_;
+  timings_b_.clear();
+}
+
+AbSideResult AbComparison::side_result(const ProcessedFrame& frame) const {
+  AbSideResult side;
+  side.key = {frame.pair.index, frame.pair.timestamp_s};
+  side.sequence = frame.sequence;
+  side.params_generation = frame.params_generation;
+  side.params = frame.params;
+  side.engine = frame.engine;
+  side.disparity = frame.result.disparity;
+  side.processing_ms = frame.processing_ms;
+  return side;
+}
+
+void AbComparison::add_a(const ProcessedFrame& a) {
+  if (!running()) return;
+  recent_a_.push_back(side_result(a));
+  while (recent_a_.size() > kRecentResults) recent_a_.pop_front();
+  update_match();
+}
+
+void AbComparison::collect_b(std::vector<std::string>& messages) {
+  if (!processing_) return;
+  for (std::string& message : processing_->take_messages()) messages.push_back(std::move(message));
+  std::optional<ProcessedFrame> frame = processing_->take_latest();
+  if (!frame) return;
+  timings_b_.add(with_host_time(frame->result.timings, frame->host_ms), frame->processing_ms);
+  recent_b_.push_back(std::make_shared<const ProcessedFrame>(std::move(*frame)));
+  while (recent_b_.size() > kRecentResults) recent_b_.pop_front();
+  update_match();
+}
+
+void AbComparison::evaluate(AbSideResult& side, const std::optional<AbTruth>& truth) const {
+  side.errors.reset();
+  if (!truth || !truth->disparity.same_size(side.disparity)) return;
+  const DisparityEvaluation evaluation = evaluate_disparity(
+      side.disparity, truth->disparity, EvaluationMasks{truth->nonoccluded, {}, {}});
+  if (const RegionErrors* nonocc = evaluation.find("nonocc")) side.errors = *nonocc;
+  side.density = evaluation.density;
+}
+
+void AbComparison::update_match() {
+  // The newest pair both have: B's newest first, against A's newest of the same pair.
+  for (auto b = recent_b_.rbegin(); b != recent_b_.rend(); ++b) {
+    const AbPairKey key{(*b)->pair.index, (*b)->pair.timestamp_s};
+    for (auto a = recent_a_.rbegin(); a != recent_a_.rend(); ++a) {
+      if (!(a->key == key)) continue;
+      if (match_ && match_->a.sequence == a->sequence && match_->b.sequence == (*b)->sequence) {
+        return;  // what is shown already
+      }
+      // A pair older than the one shown comes only after a seek or a loop; show it all the same.
+      AbMatch match;
+      match.a = *a;
+      match.b = side_result(**b);
+      match.b_frame = *b;
+      if (!match.a.disparity.same_size(match.b.disparity)) return;
+      match.difference = disparity_difference(match.a.disparity, match.b.disparity, tolerance_);
+      const std::optional<AbTruth> truth = truth_ ? truth_(key) : std::nullopt;
+      evaluate(match.a, truth);
+      evaluate(match.b, truth);
+      match_ = std::move(match);
+      ++match_version_;
+      return;
+    }
+  }
+}
+
+std::string ab_parameter_changes(const StereoParams& a, const StereoParams& b) {
+  std::string out;
+  for (const ParamDescriptor& d : param_table()) {
+    const std::string va = d.get(a), vb = d.get(b);
+    if (va != vb) out += (out.empty() ? "" : ", ") + d.key + " " + va + " -> " + vb;
+  }
+  return out.empty() ? "same parameters" : out;
+}
+
+std::vector<std::string> ab_summary_lines(const AbMatch& match) {
+  std::vector<std::string> lines;
+  char text[320];
+  std::snprintf(text, sizeof text, "A/B frame %lld: %s", static_cast<long long>(match.a.key.index),
+                ab_parameter_changes(match.a.params, match.b.params).c_str());
+  lines.push_back(text);
+  lines.push_back(side_line("A", match.a));
+  lines.push_back(side_line("B", match.b));
+  const DifferenceCounts& c = match.difference.counts;
+  std::snprintf(text, sizeof text,
+                "difference: %lld of %lld pixels (differ %lld, only A %lld, only B %lld), "
+                "mean |A-B| %.3f px, max %.2f px",
+                static_cast<long long>(c.changed()), static_cast<long long>(c.pixels),
+                static_cast<long long>(c.differ), static_cast<long long>(c.only_a),
+                static_cast<long long>(c.only_b), c.mean_abs, c.max_abs);
+  lines.push_back(text);
+  return lines;
+}
+
+}  // namespace sv
