@@ -1,6 +1,7 @@
 #include "ui/ab_comparison.h"
 
 #include <cstdio>
+#include <chrono>
 
 #include "src/core/disparity.h"
 #include "src/core/param_table.h"
@@ -51,6 +52,8 @@ void AbComparison::start(PairFanOut& fan_out, QueueFullPolicy policy, EngineFact
 void AbComparison::stop() {
   if (fan_out_ && queue_) fan_out_->detach(queue_);  // closes the queue: B's thread sees the end
   if (processing_) processing_->stop();
+  if (errors_.valid()) errors_.wait();  // a frame's evaluation at most
+  errors_ = {};
   processing_.reset();
   queue_.reset();
   fan_out_ = nullptr;
@@ -78,11 +81,13 @@ void AbComparison::add_a(const ProcessedFrame& a) {
   recent_a_.push_back(side_result(a));
   while (recent_a_.size() > kRecentResults) recent_a_.pop_front();
   update_match();
+  poll_errors();
 }
 
 void AbComparison::collect_b(std::vector<std::string>& messages) {
   if (!processing_) return;
   for (std::string& message : processing_->take_messages()) messages.push_back(std::move(message));
+  poll_errors();
   std::optional<ProcessedFrame> frame = processing_->take_latest();
   if (!frame) return;
   timings_b_.add(with_host_time(frame->result.timings, frame->host_ms), frame->processing_ms);
@@ -91,13 +96,39 @@ void AbComparison::collect_b(std::vector<std::string>& messages) {
   update_match();
 }
 
-void AbComparison::evaluate(AbSideResult& side, const std::optional<AbTruth>& truth) const {
-  side.errors.reset();
-  if (!truth || !truth->disparity.same_size(side.disparity)) return;
-  const DisparityEvaluation evaluation = evaluate_disparity(
-      side.disparity, truth->disparity, EvaluationMasks{truth->nonoccluded, {}, {}});
-  if (const RegionErrors* nonocc = evaluation.find("nonocc")) side.errors = *nonocc;
-  side.density = evaluation.density;
+void AbComparison::poll_errors() {
+  if (errors_.valid()) {
+    if (errors_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    const PairErrors done = errors_.get();
+    if (match_ && match_->a.key == done.key && match_->a.sequence == done.a_sequence &&
+        match_->b.sequence == done.b_sequence) {
+      match_->a.errors = done.a.errors;
+      match_->a.density = done.a.density;
+      match_->b.errors = done.b.errors;
+      match_->b.density = done.b.density;
+      match_->evaluated = true;
+      ++match_version_;
+    }
+  }
+  if (!truth_ || !match_ || match_->evaluated) return;
+  PairErrors pair;
+  pair.key = match_->a.key;
+  pair.a_sequence = match_->a.sequence;
+  pair.b_sequence = match_->b.sequence;
+  errors_ = std::async(std::launch::async, [pair, truth = truth_, a = match_->a.disparity,
+                                            b = match_->b.disparity]() mutable {
+    const std::optional<AbTruth> t = truth(pair.key);
+    auto evaluate = [&](const ImageF32& disparity, SideErrors& side) {
+      if (!t || !t->disparity.same_size(disparity)) return;
+      const DisparityEvaluation e =
+          evaluate_disparity(disparity, t->disparity, EvaluationMasks{t->nonoccluded, {}, {}});
+      if (const RegionErrors* nonocc = e.find("nonocc")) side.errors = *nonocc;
+      side.density = e.density;
+    };
+    evaluate(a, pair.a);
+    evaluate(b, pair.b);
+    return pair;
+  });
 }
 
 void AbComparison::update_match() {
@@ -116,11 +147,9 @@ void AbComparison::update_match() {
       match.b_frame = *b;
       if (!match.a.disparity.same_size(match.b.disparity)) return;
       match.difference = disparity_difference(match.a.disparity, match.b.disparity, tolerance_);
-      const std::optional<AbTruth> truth = truth_ ? truth_(key) : std::nullopt;
-      evaluate(match.a, truth);
-      evaluate(match.b, truth);
       match_ = std::move(match);
       ++match_version_;
+      poll_errors();
       return;
     }
   }

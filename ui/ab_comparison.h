@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,6 +69,8 @@ struct AbMatch {
   AbSideResult a, b;
   std::shared_ptr<const ProcessedFrame> b_frame;  // B's whole result: its snapshot, its recording
   DisparityDifference difference;
+  // The errors of a and b are in (or there is no ground truth for this pair).
+  bool evaluated = false;
 };
 
 // The ground truth of a pair (the synthetic scene's), with the pixels to evaluate (non-occluded).
@@ -99,8 +102,12 @@ class AbComparison {
   ProcessingThread* processing() { return processing_.get(); }
   const ProcessingThread* processing() const { return processing_.get(); }
 
-  // With ground truth, each side's errors are computed as pairs match; null: none.
+  // With ground truth (null: none), each side's errors are computed for the newest match, on a
+  // worker thread (the synthetic scene's truth costs a render of the frame); `truth` is called
+  // there. match() gets them when they are done.
   void set_truth(AbTruthFn truth) { truth_ = std::move(truth); }
+  // The match shown still waits for its errors.
+  bool errors_pending() const { return truth_ && match_ && !match_->evaluated; }
   void set_tolerance(float tolerance_px) { tolerance_ = tolerance_px; }
 
   // A's result now on screen.
@@ -117,7 +124,18 @@ class AbComparison {
  private:
   void update_match();
   AbSideResult side_result(const ProcessedFrame& frame) const;
-  void evaluate(AbSideResult& side, const std::optional<AbTruth>& truth) const;
+  // Takes finished errors for the match they belong to, and starts them for a match without.
+  void poll_errors();
+
+  struct SideErrors {
+    std::optional<RegionErrors> errors;
+    double density = 0.0;
+  };
+  struct PairErrors {
+    AbPairKey key;
+    int64_t a_sequence = 0, b_sequence = 0;
+    SideErrors a, b;
+  };
 
   PairFanOut* fan_out_ = nullptr;
   std::shared_ptr<PairQueue> queue_;
@@ -129,6 +147,7 @@ class AbComparison {
   std::deque<std::shared_ptr<const ProcessedFrame>> recent_b_;
   std::optional<AbMatch> match_;
   uint64_t match_version_ = 0;
+  std::future<PairErrors> errors_;  // the errors being computed, if any
   TimingHistory timings_b_;
 };
 

@@ -701,9 +701,9 @@ void ViewerApp::apply_ab_script(const ScriptEvent& event) {
 bool ViewerApp::ab_settled() const {
   if (!ab_.running() || !frame_) return true;
   const std::optional<AbMatch>& match = ab_.match();
-  // B on the frame on screen, with the latest parameters of both sides; a B that cannot get
-  // there (far slower than A, or failing) is shown as it is after kMaxAbWaitS.
-  const bool caught_up = match && state_.ab.engine.pending().empty() &&
+  // B on the frame on screen, with the latest parameters of both sides and its errors; a B that
+  // cannot get there (far slower than A, or failing) is shown as it is after kMaxAbWaitS.
+  const bool caught_up = match && state_.ab.engine.pending().empty() && !ab_.errors_pending() &&
                          match->a.sequence == frame_->sequence &&
                          match->a.params_generation >= latest_generation_ &&
                          match->b.params_generation >= latest_generation_b_;

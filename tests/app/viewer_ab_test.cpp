@@ -328,6 +328,26 @@ TEST_F(ViewerAbTest, WithADifferentP2EachSideHasItsTimingsAndTheDifferenceShowsW
   EXPECT_EQ(difference.height(), kSceneHeight);
 }
 
+// Copying one side to the other makes them equal: B to A gives A B's algorithm.
+TEST_F(ViewerAbTest, CopyingASideToTheOtherLeavesNoDifference) {
+  for (const char* direction : {"a-to-b", "b-to-a"}) {
+    SCOPED_TRACE(direction);
+    std::ofstream(path("copy.script")) << "at frame 2 ab copy " << direction << "\n";
+    const ViewerRun run = run_viewer({"--frames", "5", "--compare-set", "algorithm=bm-sad",
+                                      "--script", path("copy.script"), "--screenshot",
+                                      path("copy.png")});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.err.find(std::string("A/B: copied ") + (direction[0] == 'a' ? "A to B" : "B to A")),
+              std::string::npos)
+        << run.err;
+    EXPECT_NE(run.out.find(": same parameters"), std::string::npos) << run.out;
+    EXPECT_EQ(printed_difference(run.out).changed, 0) << run.out;
+    const std::string algorithm = direction[0] == 'a' ? "census-sgm" : "bm-sad";
+    EXPECT_NE(line_starting(run.out, "A: ").find(", " + algorithm + ","), std::string::npos) << run.out;
+    EXPECT_NE(line_starting(run.out, "B: ").find(", " + algorithm + ","), std::string::npos) << run.out;
+  }
+}
+
 // "Recording and snapshots take the shown view": with B's disparity the first view, a recording
 // holds B's results, not A's.
 TEST_F(ViewerAbTest, ARecordingTakesBWhenItsViewComesFirst) {
