@@ -13,7 +13,7 @@ namespace {
 // two (each side's queue, its engine, the fan-out's hand).
 constexpr size_t kRecentResults = 6;
 
-std::string side_line(const char* name, const AbSideResult& side) {
+std::string side_line(const char* name, const AbSideResult& side, const AbMatch& match) {
   char text[256];
   std::snprintf(text, sizeof text, "%s: %s, %s, %.1f ms", name, side.engine.c_str(),
                 side.params.algorithm.c_str(), side.processing_ms);
@@ -22,6 +22,11 @@ std::string side_line(const char* name, const AbSideResult& side) {
     std::snprintf(text, sizeof text, ", bad-1 %.2f %%, bad-2 %.2f %%, valid %.1f %%",
                   side.errors->bad_1, side.errors->bad_2, side.density);
     line += text;
+    if (match.errors_index != side.key.index) {
+      line += " (frame " + std::to_string(match.errors_index) + ")";
+    } else if (!match.evaluated) {
+      line += " (before the change)";
+    }
   }
   return line;
 }
@@ -100,13 +105,14 @@ void AbComparison::poll_errors() {
   if (errors_.valid()) {
     if (errors_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
     const PairErrors done = errors_.get();
-    if (match_ && match_->a.key == done.key && match_->a.sequence == done.a_sequence &&
-        match_->b.sequence == done.b_sequence) {
+    if (match_ && !match_->evaluated) {
       match_->a.errors = done.a.errors;
       match_->a.density = done.a.density;
       match_->b.errors = done.b.errors;
       match_->b.density = done.b.density;
-      match_->evaluated = true;
+      match_->errors_index = done.key.index;
+      match_->evaluated = match_->a.key == done.key && match_->a.sequence == done.a_sequence &&
+                          match_->b.sequence == done.b_sequence;
       ++match_version_;
     }
   }
@@ -147,6 +153,13 @@ void AbComparison::update_match() {
       match.b_frame = *b;
       if (!match.a.disparity.same_size(match.b.disparity)) return;
       match.difference = disparity_difference(match.a.disparity, match.b.disparity, tolerance_);
+      if (match_) {  // the last errors known, until this pair's come
+        match.a.errors = match_->a.errors;
+        match.a.density = match_->a.density;
+        match.b.errors = match_->b.errors;
+        match.b.density = match_->b.density;
+        match.errors_index = match_->errors_index;
+      }
       match_ = std::move(match);
       ++match_version_;
       poll_errors();
@@ -170,8 +183,8 @@ std::vector<std::string> ab_summary_lines(const AbMatch& match) {
   std::snprintf(text, sizeof text, "A/B frame %lld: %s", static_cast<long long>(match.a.key.index),
                 ab_parameter_changes(match.a.params, match.b.params).c_str());
   lines.push_back(text);
-  lines.push_back(side_line("A", match.a));
-  lines.push_back(side_line("B", match.b));
+  lines.push_back(side_line("A", match.a, match));
+  lines.push_back(side_line("B", match.b, match));
   const DifferenceCounts& c = match.difference.counts;
   std::snprintf(text, sizeof text,
                 "difference: %lld of %lld pixels (differ %lld, only A %lld, only B %lld), "

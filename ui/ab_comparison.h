@@ -69,8 +69,11 @@ struct AbMatch {
   AbSideResult a, b;
   std::shared_ptr<const ProcessedFrame> b_frame;  // B's whole result: its snapshot, its recording
   DisparityDifference difference;
-  // The errors of a and b are in (or there is no ground truth for this pair).
+  // The errors of a and b are this pair's (or it has no ground truth). Until they are, a and b
+  // carry those of the last pair evaluated, errors_index (-1: none yet), as a running source
+  // may bring pairs faster than their ground truth can be made.
   bool evaluated = false;
+  int64_t errors_index = -1;
 };
 
 // The ground truth of a pair (the synthetic scene's), with the pixels to evaluate (non-occluded).

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <future>
 #include <thread>
 
 #include "src/app/engine_factory.h"
@@ -135,6 +136,32 @@ TEST(AbComparison, WithTheSameParametersNothingDiffersAndTheTruthGivesEachSideIt
   EXPECT_GT(match.a.errors->pixels, 1000);
   EXPECT_EQ(ab_parameter_changes(match.a.params, match.b.params), "same parameters");
   EXPECT_NE(ab_summary_lines(match)[1].find("bad-1 "), std::string::npos);
+}
+
+// Errors take a render of the ground truth, on a worker: until a pair's come, the last pair's are
+// shown with their frame number.
+TEST(AbComparison, UntilAPairsErrorsComeTheLastOnesShowWithTheirFrame) {
+  Rig rig(scene_params());
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  rig.ab.set_truth([released](const AbPairKey& key) -> std::optional<AbTruth> {
+    if (key.index == 1) released.wait();
+    SyntheticFrame f = SyntheticScene(small_scene()).render(static_cast<int>(key.index));
+    return AbTruth{f.ground_truth, f.nonoccluded_mask};
+  });
+  rig.input.push(scene_pair(0));
+  ASSERT_TRUE(rig.pump([&] { return rig.ab.match() && rig.ab.match()->evaluated; }));
+  rig.input.push(scene_pair(1));
+  ASSERT_TRUE(rig.pump([&] { return rig.ab.match() && rig.ab.match()->a.key.index == 1; }));
+  EXPECT_FALSE(rig.ab.match()->evaluated);
+  EXPECT_TRUE(rig.ab.errors_pending());
+  EXPECT_EQ(rig.ab.match()->errors_index, 0);
+  ASSERT_TRUE(rig.ab.match()->a.errors.has_value());
+  EXPECT_NE(ab_summary_lines(*rig.ab.match())[1].find("(frame 0)"), std::string::npos);
+  release.set_value();
+  ASSERT_TRUE(rig.pump([&] { return rig.ab.match()->evaluated; }));
+  EXPECT_EQ(rig.ab.match()->errors_index, 1);
+  EXPECT_EQ(ab_summary_lines(*rig.ab.match())[1].find("(frame"), std::string::npos);
 }
 
 TEST(AbComparison, PausedAChangeOfBsParametersIsComputedOnTheSamePair) {

@@ -260,6 +260,7 @@ TEST_F(ViewerAbTest, WithADifferentP2EachSideHasItsTimingsAndTheDifferenceShowsW
   EXPECT_GT(number_before(b, "ms"), 0.0) << b;
   EXPECT_GE(number_before(a, "%, bad-2"), 0.0) << a;
   EXPECT_GE(number_before(b, "%, bad-2"), 0.0) << b;
+  EXPECT_EQ(a.find("(frame"), std::string::npos) << a;  // the errors are of the pair shown
 
   // The difference, counted in the viewer, equals the difference of the two results computed
   // here for the same frame.
