@@ -70,6 +70,9 @@ using Clock = std::chrono::steady_clock;
 // How long a scripted screenshot waits for B to reach the frame on screen (A/B).
 constexpr double kMaxAbWaitS = 10.0;
 
+// Results a seek skips at most while it waits for its frame (the pairs in flight, ViewerApp).
+constexpr int kMaxSkippedAfterSeek = 6;
+
 // Frames the flicker's mean spans in the Timings window.
 constexpr size_t kFlickerFrames = 30;
 
@@ -156,7 +159,8 @@ class ViewerApp {
   std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
   int64_t pipeline_frames_ = 0;            // frames shown from the running pipeline
   // After a seek, results of pairs read before it are skipped until the target shows (a few at
-  // most: the queue's and the one being computed).
+  // most: the one the capture thread holds, the queue's, the fan-out's, the engine queue's and
+  // the one being computed: kMaxSkippedAfterSeek).
   int64_t awaiting_index_ = -1;
   int awaiting_skipped_ = 0;
   ScriptRun script_;
@@ -539,7 +543,7 @@ void ViewerApp::collect_results() {
   std::optional<ProcessedFrame> frame = processing.take_latest();
   if (!frame) return;
   if (awaiting_index_ >= 0) {
-    if (frame->pair.index != awaiting_index_ && ++awaiting_skipped_ <= 4) {
+    if (frame->pair.index != awaiting_index_ && ++awaiting_skipped_ <= kMaxSkippedAfterSeek) {
       if (state_.paused) processing.step();  // paused: fetch the next pair, up to the target
       return;
     }
