@@ -1,7 +1,8 @@
 #include "ui/ab_comparison.h"
 
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
+#include <sstream>
 
 #include "src/core/disparity.h"
 #include "src/core/param_table.h"
@@ -166,6 +167,31 @@ void AbComparison::update_match() {
       return;
     }
   }
+}
+
+void show_side_by_side(ViewerSettings& settings) {
+  settings.layout = 2;
+  settings.views[0] = ViewKind::Disparity;
+  settings.views[1] = ViewKind::DisparityB;
+}
+
+void show_difference(ViewerSettings& settings) {
+  settings.layout = 1;
+  settings.views[0] = ViewKind::Difference;
+}
+
+void apply_ab_command(const std::string& command, AbSettings& ab, AbRequests& requests,
+                      ViewerSettings& settings) {
+  std::istringstream words(command);
+  std::string sub, argument;
+  words >> sub >> argument;
+  if (sub == "on" || sub == "off") requests.enable = sub == "on";
+  if (sub == "engine") requests.engine = argument;
+  if (sub == "copy" && argument == "a-to-b") requests.copy_a_to_b = true;
+  if (sub == "copy" && argument == "b-to-a") requests.copy_b_to_a = true;
+  if (sub == "edit") ab.edited = argument == "b" ? AbSide::B : AbSide::A;
+  if (sub == "view" && argument == "side") show_side_by_side(settings);
+  if (sub == "view" && argument == "difference") show_difference(settings);
 }
 
 std::string ab_parameter_changes(const StereoParams& a, const StereoParams& b) {

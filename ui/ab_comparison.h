@@ -16,6 +16,7 @@
 #include "src/core/evaluation.h"
 #include "src/core/stereo_params.h"
 #include "ui/engine_choice.h"
+#include "ui/viewer_settings.h"
 
 namespace sv {
 
@@ -153,6 +154,15 @@ class AbComparison {
   std::future<PairErrors> errors_;  // the errors being computed, if any
   TimingHistory timings_b_;
 };
+
+// The A/B views: A beside B (layout 2), or the difference alone (layout 1).
+void show_side_by_side(ViewerSettings& settings);
+void show_difference(ViewerSettings& settings);
+
+// A script's "ab" command other than "ab set" (ScriptEvent::value of ScriptAction::Ab: "on",
+// "engine cpu", "copy a-to-b", "edit b", "view side", ...), as the panel would do it.
+void apply_ab_command(const std::string& command, AbSettings& ab, AbRequests& requests,
+                      ViewerSettings& settings);
 
 // One line per side and one for the difference, as the panel shows them and a scripted run
 // prints them with its screenshot:

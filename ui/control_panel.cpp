@@ -88,16 +88,9 @@ void ab_section(ViewerState& state, const ViewerStatus& status) {
   ImGui::SameLine();
   if (ImGui::Button("Copy B to A")) state.requests.ab.copy_b_to_a = true;
   ImGui::SameLine();
-  if (ImGui::Button("Side by side")) {
-    state.settings.layout = 2;
-    state.settings.views[0] = ViewKind::Disparity;
-    state.settings.views[1] = ViewKind::DisparityB;
-  }
+  if (ImGui::Button("Side by side")) show_side_by_side(state.settings);
   ImGui::SameLine();
-  if (ImGui::Button("Difference")) {
-    state.settings.layout = 1;
-    state.settings.views[0] = ViewKind::Difference;
-  }
+  if (ImGui::Button("Difference")) show_difference(state.settings);
   ImGui::SliderFloat("difference scale", &ab.difference_scale, 0.25f, 64.0f, "%.2f px");
   help_tooltip("|A - B| drawn at the brightest colour of the difference view.");
   if (status.processing_b) {

@@ -679,27 +679,7 @@ void ViewerApp::apply_ab_script(const ScriptEvent& event) {
     state_.requests.ab.params_changed = true;
     return;
   }
-  std::istringstream words(event.value);
-  std::string sub, argument;
-  words >> sub >> argument;
-  if (sub == "on" || sub == "off") state_.requests.ab.enable = sub == "on";
-  if (sub == "engine") state_.requests.ab.engine = argument;
-  if (sub == "copy") {
-    if (argument == "a-to-b") {
-      state_.requests.ab.copy_a_to_b = true;
-    } else {
-      state_.requests.ab.copy_b_to_a = true;
-    }
-  }
-  if (sub == "edit") state_.ab.edited = argument == "b" ? AbSide::B : AbSide::A;
-  if (sub == "view" && argument == "side") {
-    state_.settings.layout = 2;
-    state_.settings.views[0] = ViewKind::Disparity;
-    state_.settings.views[1] = ViewKind::DisparityB;
-  } else if (sub == "view") {
-    state_.settings.layout = 1;
-    state_.settings.views[0] = ViewKind::Difference;
-  }
+  apply_ab_command(event.value, state_.ab, state_.requests.ab, state_.settings);
 }
 
 bool ViewerApp::ab_settled() const {

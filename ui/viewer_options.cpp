@@ -9,6 +9,7 @@
 #include "src/app/source_factory.h"
 #include "src/core/param_table.h"
 #include "src/app/help_table.h"
+#include "ui/ab_comparison.h"
 
 namespace sv {
 namespace {
@@ -380,11 +381,7 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
     throw ViewerUsageError("--compare: B's parameters: " + p);
   }
   // Compared, the views start as A beside B unless the command line chose them.
-  if (options.compare && !view_given && !layout_given) {
-    options.settings.layout = 2;
-    options.settings.views[0] = ViewKind::Disparity;
-    options.settings.views[1] = ViewKind::DisparityB;
-  }
+  if (options.compare && !view_given && !layout_given) show_side_by_side(options.settings);
   if ((options.settings.calibration.focal_px > 0.0) !=
       (options.settings.calibration.baseline_m > 0.0)) {
     throw ViewerUsageError("--focal-px and --baseline-m must be given together");

@@ -299,5 +299,35 @@ TEST(AbScript, ParsesTheAbCommandsAndRejectsMistakesWithTheirLine) {
   EXPECT_NE(error("at 1 ab set nonsense = 1\n").find("unknown parameter"), std::string::npos);
 }
 
+TEST(AbScript, ACommandDoesWhatThePanelDoes) {
+  AbSettings ab;
+  AbRequests requests;
+  ViewerSettings settings;
+  apply_ab_command("on", ab, requests, settings);
+  ASSERT_TRUE(requests.enable.has_value());
+  EXPECT_TRUE(*requests.enable);
+  apply_ab_command("off", ab, requests, settings);
+  EXPECT_FALSE(*requests.enable);
+  apply_ab_command("engine cuda", ab, requests, settings);
+  EXPECT_EQ(requests.engine, "cuda");
+  apply_ab_command("copy b-to-a", ab, requests, settings);
+  EXPECT_TRUE(requests.copy_b_to_a);
+  EXPECT_FALSE(requests.copy_a_to_b);
+  apply_ab_command("copy a-to-b", ab, requests, settings);
+  EXPECT_TRUE(requests.copy_a_to_b);
+  apply_ab_command("edit b", ab, requests, settings);
+  EXPECT_EQ(ab.edited, AbSide::B);
+  apply_ab_command("edit a", ab, requests, settings);
+  EXPECT_EQ(ab.edited, AbSide::A);
+  apply_ab_command("view difference", ab, requests, settings);
+  EXPECT_EQ(settings.layout, 1);
+  EXPECT_EQ(settings.views[0], ViewKind::Difference);
+  apply_ab_command("view side", ab, requests, settings);
+  EXPECT_EQ(settings.layout, 2);
+  EXPECT_EQ(settings.views[0], ViewKind::Disparity);
+  EXPECT_EQ(settings.views[1], ViewKind::DisparityB);
+  EXPECT_FALSE(requests.params_changed);  // "ab set" is the viewer's: it validates B's change
+}
+
 }  // namespace
 }  // namespace sv
