@@ -45,25 +45,100 @@ bool snap_to_valid(StereoParams& params, int previous, int wanted, Apply apply) 
 
 const char* const kEngineKinds[] = {"auto", "cpu", "cuda"};
 
-void engine_section(ViewerState& state, const ViewerStatus& status) {
+// What the engine and parameter sections edit: A's engine and parameters (the viewer's own) or,
+// with A/B on and B chosen at the top of the panel, B's.
+struct EditedSide {
+  StereoParams& params;
+  EngineChoice& engine;
+  bool& params_changed;
+  std::string& engine_request;
+  std::string running;  // the engine its processing thread runs
+  bool is_b = false;
+};
+
+EditedSide edited_side(ViewerState& state, const ViewerStatus& status) {
+  if (state.ab.enabled && state.ab.edited == AbSide::B) {
+    return {state.ab.params, state.ab.engine, state.requests.ab.params_changed,
+            state.requests.ab.engine,
+            status.processing_b ? status.processing_b->engine : std::string("starting"), true};
+  }
+  return {state.params, state.engine, state.requests.params_changed, state.requests.engine,
+          status.processing.engine, false};
+}
+
+// A/B (issue 22): on and off, which side the panel edits, copying one side's settings to the
+// other, and the two sides' timings, errors and difference.
+void ab_section(ViewerState& state, const ViewerStatus& status) {
+  AbSettings& ab = state.ab;
+  bool enabled = ab.enabled;
+  if (ImGui::Checkbox("A/B compare", &enabled)) state.requests.ab.enable = enabled;
+  help_tooltip("Run a second parameter set (or algorithm, or engine), B, on the same frames: "
+               "view disparity-b shows it, view difference shows |A - B| (cyan: only A has a "
+               "disparity, orange: only B).");
+  if (!ab.enabled) return;
+  ImGui::SameLine();
+  int edited = ab.edited == AbSide::A ? 0 : 1;
+  ImGui::TextUnformatted(" edit");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("A", edited == 0)) edited = 0;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("B", edited == 1)) edited = 1;
+  ab.edited = edited == 0 ? AbSide::A : AbSide::B;
+  if (ImGui::Button("Copy A to B")) state.requests.ab.copy_a_to_b = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Copy B to A")) state.requests.ab.copy_b_to_a = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Side by side")) show_side_by_side(state.settings);
+  ImGui::SameLine();
+  if (ImGui::Button("Difference")) show_difference(state.settings);
+  ImGui::SliderFloat("difference scale", &ab.difference_scale, 0.25f, 64.0f, "%.2f px");
+  help_tooltip("|A - B| drawn at the brightest colour of the difference view.");
+  if (status.processing_b) {
+    ImGui::Text("B: %s, %.1f frames/s", status.processing_b->engine.c_str(),
+                status.processing_b->frames_per_second);
+    if (!status.processing_b->error.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "B: %s", status.processing_b->error.c_str());
+    }
+  }
+  if (!status.ab_match) {
+    ImGui::TextDisabled("waiting for B's first frame...");
+    return;
+  }
+  for (const std::string& line : ab_summary_lines(*status.ab_match)) {
+    ImGui::TextWrapped("%s", line.c_str());
+  }
+  // Each side's frame time over the recent frames, from its own history.
+  auto mean_ms = [](const TimingHistory* history) {
+    if (!history || history->frames() == 0) return 0.0;
+    double sum = 0.0;
+    const std::vector<float> times = history->frame_times_ms();
+    for (const float t : times) sum += t;
+    return sum / static_cast<double>(times.size());
+  };
+  ImGui::Text("mean frame time: A %.1f ms, B %.1f ms", mean_ms(status.timings),
+              mean_ms(status.timings_b));
+}
+
+void engine_section(EditedSide side, const ViewerStatus& status) {
   if (!ImGui::CollapsingHeader("Engine and algorithm", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (side.is_b) ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1), "editing B (A/B at the top)");
   // The box shows the kind the processing thread accepted, never a refused request.
-  const std::string& shown = state.engine.kind();
+  const std::string& shown = side.engine.kind();
   if (ImGui::BeginCombo("engine", shown.c_str())) {
     for (const char* kind : kEngineKinds) {
-      if (ImGui::Selectable(kind, shown == kind) && shown != kind) state.requests.engine = kind;
+      if (ImGui::Selectable(kind, shown == kind) && shown != kind) side.engine_request = kind;
     }
     ImGui::EndCombo();
   }
   help_tooltip("auto: CUDA when a device is present, else the CPU reference engine.");
-  ImGui::Text("running: %s", status.processing.engine.c_str());
-  if (!state.engine.pending().empty()) {
+  ImGui::Text("running: %s", side.running.c_str());
+  if (!side.engine.pending().empty()) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(switching to %s)", state.engine.pending().c_str());
+    ImGui::TextDisabled("(switching to %s)", side.engine.pending().c_str());
   }
-  if (!state.engine.refusal().empty()) {
+  if (!side.engine.refusal().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.4f, 1));
-    ImGui::TextWrapped("%s", state.engine.refusal().c_str());
+    ImGui::TextWrapped("%s", side.engine.refusal().c_str());
     ImGui::PopStyleColor();
   }
   ImGui::Text("display path: %s", display_path_name(status.display_path));
@@ -73,35 +148,35 @@ void engine_section(ViewerState& state, const ViewerStatus& status) {
   help_tooltip("How the left and right views reach their GL textures: straight from CUDA where "
                "the CUDA engine rectified them (a calibrated source), else from host memory.");
 
-  if (ImGui::BeginCombo("algorithm", state.params.algorithm.c_str())) {
+  if (ImGui::BeginCombo("algorithm", side.params.algorithm.c_str())) {
     for (const AlgorithmInfo& info : algorithm_registry()) {
-      const bool selected = info.name == state.params.algorithm;
+      const bool selected = info.name == side.params.algorithm;
       if (ImGui::Selectable(info.name.c_str(), selected) && !selected) {
-        state.params.algorithm = info.name;
-        state.requests.params_changed = true;
+        side.params.algorithm = info.name;
+        side.params_changed = true;
       }
       help_tooltip(info.summary);
     }
     ImGui::EndCombo();
   }
-  if (const AlgorithmInfo* info = find_algorithm(state.params.algorithm)) {
+  if (const AlgorithmInfo* info = find_algorithm(side.params.algorithm)) {
     help_tooltip(info->summary);
   }
 }
 
-void parameters_section(ViewerState& state) {
+void parameters_section(ViewerState& state, EditedSide side) {
   if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const AlgorithmInfo* info = find_algorithm(state.params.algorithm);
+  const AlgorithmInfo* info = find_algorithm(side.params.algorithm);
   if (!info) return;
   for (const std::string& key : info->parameters) {
-    if (draw_param_widget(state.params, key)) state.requests.params_changed = true;
+    if (draw_param_widget(side.params, key)) side.params_changed = true;
   }
   ImGui::Separator();
   ImGui::InputText("preset file", &state.preset_path);
   help_tooltip("key = value lines, the format of the CLI's --preset.");
   if (ImGui::Button("Save")) {
     try {
-      save_preset_file(state.preset_path, state.params);
+      save_preset_file(state.preset_path, side.params);
       state.add_log("preset saved to " + state.preset_path);
     } catch (const std::exception& e) {
       state.add_log(std::string("error: ") + e.what());
@@ -112,8 +187,8 @@ void parameters_section(ViewerState& state) {
     try {
       StereoParams loaded = load_preset_file(state.preset_path, StereoParams{});
       require_valid(loaded);
-      state.params = loaded;
-      state.requests.params_changed = true;
+      side.params = loaded;
+      side.params_changed = true;
       state.add_log("preset loaded from " + state.preset_path);
     } catch (const std::exception& e) {
       state.add_log(std::string("error: ") + e.what());
@@ -121,8 +196,8 @@ void parameters_section(ViewerState& state) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Reset to defaults")) {
-    state.params = StereoParams{};
-    state.requests.params_changed = true;
+    side.params = StereoParams{};
+    side.params_changed = true;
   }
 }
 
@@ -140,7 +215,9 @@ void display_section(ViewerState& state, const ViewerStatus& status) {
     int kind = static_cast<int>(s.views[cell]);
     char label[32];
     std::snprintf(label, sizeof label, "view %d", cell + 1);
-    if (ImGui::Combo(label, &kind, "left\0right\0disparity\0blend\0confidence\0")) {
+    if (ImGui::Combo(label, &kind,
+                     "left\0right\0disparity\0blend\0confidence\0disparity-b (A/B)\0"
+                     "difference (A/B)\0")) {
       s.views[cell] = static_cast<ViewKind>(kind);
     }
   }
@@ -375,12 +452,13 @@ void draw_control_panel(ViewerState& state, const ViewerStatus& status, const Re
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("stereoview", nullptr, flags)) {
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    ab_section(state, status);
     draw_source_section(state, status);
-    engine_section(state, status);
+    engine_section(edited_side(state, status), status);
     // What is seen (colours, histogram, region) before the long parameter list.
     display_section(state, status);
     region_section(state, status);
-    parameters_section(state);
+    parameters_section(state, edited_side(state, status));
     run_section(state, status);
     if (ImGui::CollapsingHeader("Log", ImGuiTreeNodeFlags_DefaultOpen)) {
       for (const std::string& line : state.log) ImGui::TextWrapped("%s", line.c_str());

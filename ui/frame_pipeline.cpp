@@ -15,19 +15,27 @@ FramePipeline::FramePipeline(std::unique_ptr<FrameSource> source, std::optional<
                                                    std::move(notices));
   // One pair in the engine, one waiting: the display is at most a pair behind the source.
   queue_ = std::make_unique<PairQueue>(1, queue_policy_for(*playback));
+  engine_queue_ = std::make_shared<PairQueue>(1, queue_->policy());
   capture_ = std::make_unique<CaptureThread>(std::move(playback), *queue_, /*pace=*/false);
-  processing_ = std::make_unique<ProcessingThread>(*queue_, make_engine, engine_kind, params);
+  fan_out_ = std::make_unique<PairFanOut>(*queue_);
+  fan_out_->attach(engine_queue_);
+  processing_ = std::make_unique<ProcessingThread>(*engine_queue_, make_engine, engine_kind, params);
   // With CUDA-GL interop the engine keeps each disparity on the GPU for the display.
   ResultParts want;
   want.device = keep_device_results;
   processing_->set_result_parts(want);
+}
+
+void FramePipeline::start() {
   capture_->start();
+  fan_out_->start();
   processing_->start();
 }
 
 FramePipeline::~FramePipeline() {
   playback_->cancel();  // a source holding at its end, or pacing, lets go at once
   processing_->stop();
+  fan_out_->stop();
   capture_->stop();
 }
 

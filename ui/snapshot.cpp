@@ -2,8 +2,11 @@
 
 #include <glad/gl.h>
 
+#include <cstdio>
 #include <cstring>
 
+#include "src/core/error.h"
+#include "src/io/png_io.h"
 #include "src/io/snapshot_files.h"
 #include "ui/gl_check.h"
 
@@ -19,6 +22,23 @@ std::vector<std::string> write_snapshot(const std::string& folder, const Process
   images.colorized = &colorized;
   images.geometry = geometry;
   return write_snapshot_files(folder, images);
+}
+
+std::string ab_difference_png_path(const std::string& folder, const AbMatch& match) {
+  // Named as write_snapshot_files names the frame's other files.
+  char name[64];
+  std::snprintf(name, sizeof name, "/frame_%06lld_difference.png",
+                static_cast<long long>(match.a.key.index));
+  return folder + name;
+}
+
+void write_ab_snapshot(const std::string& folder, const AbMatch& match, const ImageRgb8& colorized_b,
+                       const ImageRgb8& difference, const StereoGeometry* geometry) {
+  if (!colorized_b.same_size(match.b.disparity) || !difference.same_size(match.b.disparity)) {
+    throw RuntimeError("A/B: B's view is not drawn yet; try again");
+  }
+  write_snapshot(folder + "/b", *match.b_frame, colorized_b, geometry);
+  write_png(ab_difference_png_path(folder, match), difference);
 }
 
 ImageRgb8 read_framebuffer(int width, int height) {

@@ -11,6 +11,9 @@ namespace {
 void draw_rates(const ViewerStatus& status) {
   ImGui::Text("capture     %6.1f fps", status.capture.frames_per_second);
   ImGui::Text("processing  %6.1f fps", status.processing.frames_per_second);
+  if (status.processing_b) {
+    ImGui::Text("processing B %5.1f fps", status.processing_b->frames_per_second);
+  }
   ImGui::Text("display     %6.1f fps", status.display_fps);
   ImGui::Text("pairs %lld, dropped %llu", static_cast<long long>(status.capture.delivered),
               static_cast<unsigned long long>(status.capture.dropped));
@@ -38,29 +41,44 @@ void draw_frame_plot(const TimingHistory& history) {
                    ImVec2(ImGui::GetContentRegionAvail().x, 60.0f * ImGui::GetIO().FontGlobalScale));
 }
 
-void draw_stage_table(const TimingHistory& history) {
+// With A/B on (`b` given), a last column with B's mean of each stage.
+void draw_stage_table(const TimingHistory& history, const TimingHistory* b) {
   ImGui::Text("stage times over the last %zu frames (ms)", history.frames());
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("stages", 4, flags)) return;
+  if (!ImGui::BeginTable("stages", b ? 5 : 4, flags)) return;
   ImGui::TableSetupColumn("stage", ImGuiTableColumnFlags_WidthStretch, 2.0f);
   ImGui::TableSetupColumn("last");
   ImGui::TableSetupColumn("mean");
   ImGui::TableSetupColumn("max");
+  if (b) ImGui::TableSetupColumn("B mean");
   ImGui::TableHeadersRow();
-  double total_last = 0, total_mean = 0;
-  for (const StageSummary& row : history.summary()) {
+  std::vector<StageSummary> rows = history.summary();
+  std::vector<StageSummary> b_rows = b ? b->summary() : std::vector<StageSummary>{};
+  // B's stages A lacks (another algorithm or engine) get rows of their own, with no A numbers.
+  for (const StageSummary& row : b_rows) {
+    const bool in_a = std::any_of(rows.begin(), rows.end(),
+                                  [&](const StageSummary& r) { return r.stage == row.stage; });
+    if (!in_a) rows.push_back(StageSummary{row.stage, 0.0, 0.0, 0.0, 0});
+  }
+  double total_last = 0, total_mean = 0, total_b = 0;
+  for (const StageSummary& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(row.stage.c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%.2f", row.last_ms);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.2f", row.mean_ms);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.2f", row.max_ms);
+    for (const double value : {row.last_ms, row.mean_ms, row.max_ms}) {
+      ImGui::TableNextColumn();
+      if (row.samples > 0) ImGui::Text("%.2f", value);
+    }
     total_last += row.last_ms;
     total_mean += row.mean_ms;
+    if (!b) continue;
+    ImGui::TableNextColumn();
+    for (const StageSummary& b_row : b_rows) {
+      if (b_row.stage != row.stage) continue;
+      ImGui::Text("%.2f", b_row.mean_ms);
+      total_b += b_row.mean_ms;
+    }
   }
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -69,6 +87,11 @@ void draw_stage_table(const TimingHistory& history) {
   ImGui::Text("%.2f", total_last);
   ImGui::TableNextColumn();
   ImGui::Text("%.2f", total_mean);
+  if (b) {
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", total_b);
+  }
   ImGui::EndTable();
 }
 
@@ -101,7 +124,7 @@ void TimingsWindow::draw(const ViewerStatus& status, const Rect& slot, bool& sho
     draw_rates(status);
     if (status.timings) draw_frame_plot(*status.timings);
     if (side_by_side) ImGui::TableNextColumn();
-    if (status.timings) draw_stage_table(*status.timings);
+    if (status.timings) draw_stage_table(*status.timings, status.timings_b);
     if (side_by_side) ImGui::EndTable();
     const ImGuiStyle& style = ImGui::GetStyle();
     wanted_height_ = ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y;

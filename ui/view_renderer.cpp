@@ -43,6 +43,8 @@ void ViewRenderer::draw(const ViewTextures& textures, ViewKind kind, const Rect&
   if (kind == ViewKind::Left) base = ViewImage::Left;
   if (kind == ViewKind::Right) base = ViewImage::Right;
   if (kind == ViewKind::Confidence) base = ViewImage::Confidence;
+  if (kind == ViewKind::DisparityB) base = ViewImage::DisparityB;
+  if (kind == ViewKind::Difference) base = ViewImage::Difference;
   if (kind == ViewKind::Blend) {
     base = ViewImage::Left;
     alpha = blend_alpha;

@@ -67,6 +67,11 @@ void ViewTextures::upload_confidence_from_host(const ImageRgb8& colorized) {
   upload(ViewImage::Confidence, colorized, "uploading the confidence view");
 }
 
+void ViewTextures::upload_ab_from_host(const ImageRgb8& disparity_b, const ImageRgb8& difference) {
+  upload(ViewImage::DisparityB, disparity_b, "uploading the B disparity view");
+  upload(ViewImage::Difference, difference, "uploading the A/B difference view");
+}
+
 void ViewTextures::upload_disparity_from_host(const ImageRgb8& colorized) {
   upload(ViewImage::Disparity, colorized, "uploading the disparity view");
   has_content_ = true;

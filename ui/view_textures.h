@@ -9,14 +9,17 @@
 namespace sv {
 
 // The images behind the views, as GL textures owned by the GL thread.
-enum class ViewImage { Left = 0, Right = 1, Disparity = 2, Confidence = 3 };  // colorized ones
+// Colorized ones; the last two are the A/B comparison's B side and difference (host path only).
+enum class ViewImage {
+  Left = 0, Right = 1, Disparity = 2, Confidence = 3, DisparityB = 4, Difference = 5
+};
 
 // How the textures get their pixels (shared/ARCHITECTURE.md, "CUDA-GL interop"), for the
 // disparity and for the views each: the UI names both, e.g. "display path: host upload".
 enum class DisplayPath { HostUpload, Interop };
 const char* display_path_name(DisplayPath path);
 
-// Four RGBA8 textures of one size (RGBA8 rather than RGB8 because CUDA can register only
+// RGBA8 textures of one size (RGBA8 rather than RGB8 because CUDA can register only
 // four-channel 8-bit textures). Two ways fill them:
 //  - the host path, here: upload_*_from_host() copies CPU images in with glTexSubImage2D;
 //  - the interop path (cuda/gl_interop.*): the CUDA pipeline registers texture(...) once per
@@ -38,6 +41,7 @@ class ViewTextures {
   void upload_views_from_host(const ImageRgb8& left, const ImageRgb8& right);
   void upload_disparity_from_host(const ImageRgb8& colorized);
   void upload_confidence_from_host(const ImageRgb8& colorized);
+  void upload_ab_from_host(const ImageRgb8& disparity_b, const ImageRgb8& difference);
 
   GLuint texture(ViewImage image) const { return textures_[static_cast<int>(image)]; }
   int width() const { return width_; }
@@ -55,8 +59,8 @@ class ViewTextures {
  private:
   void upload(ViewImage image, const ImageRgb8& pixels, const char* what);
 
-  static constexpr int kCount = 4;
-  GLuint textures_[kCount] = {0, 0, 0, 0};
+  static constexpr int kCount = 6;
+  GLuint textures_[kCount] = {0, 0, 0, 0, 0, 0};
   int width_ = 0;
   int height_ = 0;
   bool has_content_ = false;

@@ -18,12 +18,14 @@
 #include <sstream>
 #include <thread>
 
+#include "src/app/engine_factory.h"
 #include "src/app/notice_collector.h"
 #include "src/app/param_script.h"
 #include "src/app/source_factory.h"
 #include "src/app/stop_signals.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
+#include "src/core/disparity_difference.h"
 #include "src/core/flicker.h"
 #include "src/core/param_table.h"
 #include "src/io/calibration_writer.h"
@@ -66,6 +68,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// How long a scripted screenshot waits for B to reach the frame on screen (A/B).
+constexpr double kMaxAbWaitS = 10.0;
+
+// Results a seek skips at most while it waits for its frame (the pairs in flight, ViewerApp).
+constexpr int kMaxSkippedAfterSeek = 6;
+
 // Frames the flicker's mean spans in the Timings window.
 constexpr size_t kFlickerFrames = 30;
 
@@ -101,6 +109,16 @@ class ViewerApp {
   void print_window_placement(float sx, float sy) const;
   void draw_epipolar_lines(const FrameLayout& layout);
   void collect_results();
+  // A/B (ab_comparison.h): B's thread on the running pipeline's pairs (the pair on screen
+  // first), its results, its colours, and the panel's and script's requests for it.
+  // `from_shown_pair`: B starts on the pair on screen (A/B switched on during a run).
+  void start_b(bool from_shown_pair);
+  void collect_b();
+  void refresh_b_colours();
+  void apply_ab_requests(const AbRequests& requests);
+  void apply_ab_script(const ScriptEvent& event);
+  bool ab_settled() const;
+  bool recording_follows_b() const;  // a B disparity view comes before any of A
   void show_views(const ProcessedFrame& frame);
   void play_script(double seconds);
   void apply_script_event(const ScriptEvent& event);
@@ -112,6 +130,7 @@ class ViewerApp {
   void handle_mouse(const FrameLayout& layout);
   void draw_view_overlays(const FrameLayout& layout);
   void draw_region_outline(const FrameLayout& layout);
+  void draw_ab_legend(ImDrawList* draw, const Rect& cell, ViewKind kind);
   // A right-button drag on a view sets ViewerSettings::region (image pixels).
   void select_region(float image_x, float image_y);
   // The colour range and histogram, the region statistics and the flicker of the frame shown.
@@ -143,7 +162,8 @@ class ViewerApp {
   std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
   int64_t pipeline_frames_ = 0;            // frames shown from the running pipeline
   // After a seek, results of pairs read before it are skipped until the target shows (a few at
-  // most: the queue's and the one being computed).
+  // most: the one the capture thread holds, the queue's, the fan-out's, the engine queue's and
+  // the one being computed: kMaxSkippedAfterSeek).
   int64_t awaiting_index_ = -1;
   int awaiting_skipped_ = 0;
   ScriptRun script_;
@@ -175,6 +195,24 @@ class ViewerApp {
     }
   };
   std::optional<ColourKey> colour_key_;
+  AbComparison ab_;
+  uint64_t latest_generation_b_ = 0;  // set_params() calls made to B's thread
+  // What the B and difference textures show: the match, the colours and the texture storage.
+  struct AbColourKey {
+    uint64_t match_version;
+    Colormap map;
+    DisparityRange range;
+    float difference_scale;
+    uint64_t storage;
+    bool operator==(const AbColourKey& o) const {
+      return match_version == o.match_version && map == o.map && range.lo == o.range.lo &&
+             range.hi == o.range.hi && difference_scale == o.difference_scale && storage == o.storage;
+    }
+  };
+  std::optional<AbColourKey> ab_colour_key_;
+  ImageRgb8 colorized_b_;            // B's disparity as shown
+  ImageRgb8 difference_colours_;     // the difference view as shown
+  double ab_wait_since_s_ = -1.0;    // when the screenshot began to wait for B; -1: not waiting
   ColourRangeTracker colour_range_;
   RegionProbe region_;
   FlickerMeter flicker_meter_;
@@ -222,12 +260,16 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
   state_.source = source_choice_from_cli(options.source);
   state_.loop = options.source.loop;
   state_.realtime = !options.fast;
+  state_.ab.enabled = options.compare;
+  state_.ab.params = options.compare ? options.compare_params : options.params;
+  state_.ab.engine = EngineChoice(options.compare_engine.empty() ? options.engine : options.compare_engine);
   script_ = ScriptRun(options.script);
   state_.cost_curve.set_open(options.cost_curve);
   if (options.cost_curve_pin) state_.cost_curve.pin(*options.cost_curve_pin);
 }
 
 ViewerApp::~ViewerApp() {
+  ab_.stop();  // B's thread before the fan-out that feeds it
   pipeline_.reset();  // threads first: they hold no GL objects, but the log goes to state_
 #ifdef STEREOVIEW_HAS_CUDA_GL
   interop_views_.reset();  // unregistered while the textures and the context exist
@@ -320,6 +362,7 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   auto pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
                                                   state_.loop, state_.realtime, notices_.sink(),
                                                   state_.engine.kind(), state_.params, interop_);
+  ab_.stop();  // B's thread goes with the pipeline whose fan-out feeds it
   pipeline_ = std::move(pipeline);  // the old pipeline's threads stop here
   update_result_parts(/*force=*/true);
   pipeline_->processing().set_paused(state_.paused);
@@ -327,6 +370,8 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   // A switch still in flight goes to the new processing thread.
   if (!state_.engine.pending().empty()) pipeline_->processing().request_engine(state_.engine.pending());
   state_.active_source = choice;
+  if (state_.ab.enabled) start_b(false);  // attached before the first pair goes by, as A
+  pipeline_->start();
   state_.source_error.clear();
   state_.source_notices.clear();
   geometry_ = opened.geometry;
@@ -351,6 +396,7 @@ void ViewerApp::seek(int64_t index) {
   awaiting_index_ = index;
   awaiting_skipped_ = 0;
   if (state_.paused) pipeline_->processing().step();
+  if (state_.paused && ab_.running()) ab_.processing()->step();
 }
 
 bool ViewerApp::no_frame_coming() const {
@@ -491,6 +537,7 @@ void ViewerApp::apply_calibration() {
 }
 
 void ViewerApp::collect_results() {
+  collect_b();
   ProcessingThread& processing = pipeline_->processing();
   for (const std::string& message : processing.take_messages()) {
     state_.add_log(message);
@@ -504,7 +551,7 @@ void ViewerApp::collect_results() {
   std::optional<ProcessedFrame> frame = processing.take_latest();
   if (!frame) return;
   if (awaiting_index_ >= 0) {
-    if (frame->pair.index != awaiting_index_ && ++awaiting_skipped_ <= 4) {
+    if (frame->pair.index != awaiting_index_ && ++awaiting_skipped_ <= kMaxSkippedAfterSeek) {
       if (state_.paused) processing.step();  // paused: fetch the next pair, up to the target
       return;
     }
@@ -520,7 +567,139 @@ void ViewerApp::collect_results() {
   ++pipeline_frames_;
   measure_flicker();
   refresh_disparity_colours();
-  recording_.add_frame(*frame_);
+  ab_.add_a(*frame_);
+  if (!recording_follows_b()) recording_.add_frame(*frame_);
+}
+
+void ViewerApp::start_b(bool from_shown_pair) {
+  std::optional<StereoPair> first;
+  if (from_shown_pair && frame_) first = frame_->pair;
+  try {
+    // B's disparity comes to the host: its view and the difference are drawn from there.
+    ab_.start(pipeline_->fan_out(), pipeline_->queue_policy(), make_engine,
+              state_.ab.engine.kind(), state_.ab.params, ResultParts{}, std::move(first),
+              state_.paused);
+  } catch (const std::exception& e) {
+    state_.ab.enabled = false;
+    state_.add_log(std::string("error: A/B: B's engine: ") + e.what());
+    return;
+  }
+  latest_generation_b_ = 0;
+  ab_colour_key_.reset();
+  ab_wait_since_s_ = -1.0;
+  if (state_.active_source.kind == SourceKind::Synthetic) {
+    const SyntheticSceneConfig scene = state_.scene;
+    ab_.set_truth([scene](const AbPairKey& key) -> std::optional<AbTruth> {
+      SyntheticFrame f = SyntheticScene(scene).render(static_cast<int>(key.index));
+      return AbTruth{std::move(f.ground_truth), std::move(f.nonoccluded_mask)};
+    });
+  } else {
+    ab_.set_truth(nullptr);
+  }
+  state_.add_log("A/B: B on " + state_.ab.engine.kind() + ", " +
+                 ab_parameter_changes(state_.params, state_.ab.params));
+}
+
+void ViewerApp::collect_b() {
+  if (!ab_.running()) return;
+  const uint64_t version = ab_.match_version();
+  std::vector<std::string> messages;
+  ab_.collect_b(messages);
+  for (const std::string& message : messages) {
+    state_.add_log("B: " + message);
+    state_.ab.engine.observe(message);
+  }
+  const std::optional<AbMatch>& match = ab_.match();
+  if (match && ab_.match_version() != version && recording_follows_b()) {
+    recording_.add_frame(*match->b_frame);
+  }
+}
+
+bool ViewerApp::recording_follows_b() const {
+  if (!ab_.running()) return false;
+  // The first disparity view on screen decides which side a recording takes.
+  for (int i = 0; i < state_.settings.layout; ++i) {
+    const ViewKind kind = state_.settings.views[i];
+    if (kind == ViewKind::DisparityB) return true;
+    if (kind == ViewKind::Disparity || kind == ViewKind::Blend) return false;
+  }
+  return false;
+}
+
+// B's disparity in A's colours (the same colour is the same disparity on both sides), and the
+// difference; redrawn for a new pair, colours or texture storage.
+void ViewerApp::refresh_b_colours() {
+  const std::optional<AbMatch>& match = ab_.match();
+  if (!match || !textures_->has_content() ||
+      !match->b.disparity.same_size(textures_->width(), textures_->height())) {
+    return;
+  }
+  const DisparityRange range = colour_range_.range();
+  const AbColourKey key{ab_.match_version(), state_.settings.colormap, range,
+                        state_.ab.difference_scale, textures_->storage_generation()};
+  if (ab_colour_key_ && *ab_colour_key_ == key) return;
+  ab_colour_key_ = key;
+  colorized_b_ = colorize_disparity(match->b.disparity, range.lo, range.hi,
+                                    state_.settings.colormap, kInvalidColor);
+  difference_colours_ = colorize_difference(match->difference, state_.ab.difference_scale);
+  textures_->upload_ab_from_host(colorized_b_, difference_colours_);
+}
+
+void ViewerApp::apply_ab_requests(const AbRequests& requests) {
+  AbSettings& ab = state_.ab;
+  AbRequests r = requests;
+  if (r.copy_a_to_b) {
+    ab.params = state_.params;
+    r.params_changed = true;
+    r.engine = state_.engine.kind();
+    state_.add_log("A/B: copied A to B");
+  }
+  if (r.copy_b_to_a) {
+    state_.params = ab.params;
+    latest_generation_ = pipeline_->processing().set_params(state_.params);
+    if (state_.engine.request(ab.engine.kind())) pipeline_->processing().request_engine(ab.engine.kind());
+    state_.add_log("A/B: copied B to A");
+  }
+  if (r.enable && *r.enable && !ab_.running()) {
+    ab.enabled = true;
+    start_b(true);
+  } else if (r.enable && !*r.enable && ab_.running()) {
+    ab_.stop();
+    ab.enabled = false;
+    ab.edited = AbSide::A;
+    state_.add_log("A/B: off");
+  }
+  if (!ab_.running()) return;
+  if (r.params_changed) latest_generation_b_ = ab_.processing()->set_params(ab.params);
+  if (!r.engine.empty() && ab.engine.request(r.engine)) ab_.processing()->request_engine(r.engine);
+}
+
+void ViewerApp::apply_ab_script(const ScriptEvent& event) {
+  if (event.action == ScriptAction::AbSetParam) {
+    StereoParams changed = state_.ab.params;
+    set_param(changed, event.key, event.value);
+    const auto problems = changed.validate();
+    if (!problems.empty()) {
+      state_.add_log("error: script line " + std::to_string(event.line) + ": B: " + problems[0]);
+      return;
+    }
+    state_.ab.params = changed;
+    state_.requests.ab.params_changed = true;
+    return;
+  }
+  apply_ab_command(event.value, state_.ab, state_.requests.ab, state_.settings);
+}
+
+bool ViewerApp::ab_settled() const {
+  if (!ab_.running() || !frame_) return true;
+  const std::optional<AbMatch>& match = ab_.match();
+  // B on the frame on screen, with the latest parameters of both sides and its errors; a B that
+  // cannot get there (far slower than A, or failing) is shown as it is after kMaxAbWaitS.
+  const bool caught_up = match && state_.ab.engine.pending().empty() && !ab_.errors_pending() &&
+                         match->a.sequence == frame_->sequence &&
+                         match->a.params_generation >= latest_generation_ &&
+                         match->b.params_generation >= latest_generation_b_;
+  return caught_up || (ab_wait_since_s_ >= 0.0 && seconds_now() - ab_wait_since_s_ > kMaxAbWaitS);
 }
 
 // The views straight from the GPU where the engine rectified them there, else from the pair.
@@ -673,6 +852,8 @@ void ViewerApp::apply_script_event(const ScriptEvent& event) {
     }
     case ScriptAction::RecordStop: recording_.request_stop(); break;
     case ScriptAction::Calibrate: calibrate_command(event.value); break;
+    case ScriptAction::AbSetParam:
+    case ScriptAction::Ab: apply_ab_script(event); break;
     case ScriptAction::Seek: state_.requests.seek_to = std::stoll(event.value); break;
     case ScriptAction::Source: {
       // Checked when the script was read; opened now, and a failure only logs.
@@ -844,10 +1025,16 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
     const Rect& cell = layout.cells[i];
     draw->AddRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h),
                   IM_COL32(70, 70, 70, 255));
-    const bool no_confidence = state_.settings.views[i] == ViewKind::Confidence && frame_ &&
+    const ViewKind kind = state_.settings.views[i];
+    const bool no_confidence = kind == ViewKind::Confidence && frame_ &&
                                frame_->result.confidence.empty();
-    const char* name = no_confidence ? "confidence (off: turn on 'confidence' in the panel)"
-                                     : view_kind_name(state_.settings.views[i]);
+    const bool ab_view = kind == ViewKind::DisparityB || kind == ViewKind::Difference;
+    std::string label = view_kind_name(kind);
+    if (no_confidence) label = "confidence (off: turn on 'confidence' in the panel)";
+    if (ab_view && !ab_.running()) label += " (A/B off: tick 'A/B compare' in the panel)";
+    if (ab_view && ab_.running() && !ab_.match()) label += " (waiting for B)";
+    if (ab_view && ab_.match()) draw_ab_legend(draw, cell, kind);
+    const char* name = label.c_str();
     draw->AddRectFilled(ImVec2(cell.x, cell.y),
                         ImVec2(cell.x + ImGui::CalcTextSize(name).x + 8.0f,
                                cell.y + ImGui::GetTextLineHeightWithSpacing()),
@@ -878,13 +1065,46 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
   }
 }
 
+// Under the view's name: B's parameter changes, or the difference's colours and counts.
+void ViewerApp::draw_ab_legend(ImDrawList* draw, const Rect& cell, ViewKind kind) {
+  const AbMatch& match = *ab_.match();
+  std::vector<std::pair<std::string, ImU32>> lines;
+  const ImU32 white = IM_COL32(255, 255, 255, 255);
+  if (kind == ViewKind::DisparityB) {
+    lines.emplace_back("B: " + ab_parameter_changes(match.a.params, match.b.params), white);
+  } else {
+    const DifferenceCounts& c = match.difference.counts;
+    char text[160];
+    std::snprintf(text, sizeof text, "%lld px differ (of %lld), mean |A-B| %.2f px",
+                  static_cast<long long>(c.changed()), static_cast<long long>(c.pixels), c.mean_abs);
+    lines.emplace_back(text, white);
+    std::snprintf(text, sizeof text, "black: equal, red to yellow: |A-B| up to %.2f px",
+                  state_.ab.difference_scale);
+    lines.emplace_back(text, white);
+    auto colour = [](Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); };
+    lines.emplace_back("only A has a disparity", colour(kDifferenceOnlyAColor));
+    lines.emplace_back("only B has a disparity", colour(kDifferenceOnlyBColor));
+  }
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  float y = cell.y + line_h;
+  draw->PushClipRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h), true);
+  for (const auto& [text, colour] : lines) {
+    draw->AddRectFilled(ImVec2(cell.x, y), ImVec2(cell.x + ImGui::CalcTextSize(text.c_str()).x + 8.0f, y + line_h),
+                        IM_COL32(0, 0, 0, 160));
+    draw->AddText(ImVec2(cell.x + 4.0f, y + 1.0f), colour, text.c_str());
+    y += line_h;
+  }
+  draw->PopClipRect();
+}
+
 void ViewerApp::draw_epipolar_lines(const FrameLayout& layout) {
   constexpr int kLines = 8;
   const int ih = textures_->height();
   if (ih <= 0) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (size_t i = 0; i < layout.cells.size(); ++i) {
-    if (state_.settings.views[i] == ViewKind::Disparity) continue;
+    const ViewKind kind = state_.settings.views[i];
+    if (kind == ViewKind::Disparity || kind == ViewKind::DisparityB || kind == ViewKind::Difference) continue;
     const Rect& cell = layout.cells[i];
     const Rect& image = layout.images[i];
     const float x0 = std::max(cell.x, image.x);
@@ -910,14 +1130,21 @@ void ViewerApp::apply_requests() {
   }
   if (requests.dock_timings) timings_window_.dock();
   if (requests.dock_recording) recording_dock_.dock();
+  apply_ab_requests(requests.ab);
+  ProcessingThread* processing_b = ab_.processing();
   if (requests.toggle_pause) {
     state_.paused = !state_.paused;
     processing.set_paused(state_.paused);
+    if (processing_b) processing_b->set_paused(state_.paused);
   }
   if (requests.step) {
     state_.paused = true;
     processing.set_paused(true);
     processing.step();
+    if (processing_b) {
+      processing_b->set_paused(true);
+      processing_b->step();
+    }
   }
   if (requests.snapshot) {
     if (!frame_) {
@@ -929,13 +1156,22 @@ void ViewerApp::apply_requests() {
             write_snapshot(state_.snapshot_dir, *frame_, colorized(), geometry ? &*geometry : nullptr);
         state_.add_log("snapshot: " + written[0] + " (+ .pfm, left, right, 16-bit" +
                        (geometry ? ", .ply)" : ")"));
+        if (const std::optional<AbMatch>& match = ab_.match(); match && ab_.running()) {
+          write_ab_snapshot(state_.snapshot_dir, *match, colorized_b_, difference_colours_,
+                            geometry ? &*geometry : nullptr);
+          state_.add_log("snapshot: B's files in " + state_.snapshot_dir + "/b, difference " +
+                         ab_difference_png_path(state_.snapshot_dir, *match));
+        }
       } catch (const std::exception& e) {
         state_.add_log(std::string("error: snapshot: ") + e.what());
       }
     }
   }
   const CaptureStatus capture = pipeline_->capture().status();
-  recording_.update(frame_ ? &*frame_ : nullptr,
+  // A recording starts with the parameters and engine of the side it takes.
+  const ProcessedFrame* recorded =
+      recording_follows_b() && ab_.match() ? ab_.match()->b_frame.get() : (frame_ ? &*frame_ : nullptr);
+  recording_.update(recorded,
                     {capture.source, recording_frame_rate(capture), state_.settings.colormap,
                      state_.active_source.options.calib_path, shown_geometry()});
   if (requests.open_source) switch_source(state_.source);
@@ -1057,6 +1293,16 @@ void ViewerApp::print_window_placement(float sx, float sy) const {
     }
   }
   if (!flicker_history_.empty()) std::printf("flicker %.4f px\n", flicker_history_.back());
+  if (ab_.running()) {
+    if (!ab_.match()) {
+      std::printf("A/B: no frame of B yet\n");
+    } else {
+      for (const std::string& l : ab_summary_lines(*ab_.match())) std::printf("%s\n", l.c_str());
+      if (frame_ && ab_.match()->a.sequence != frame_->sequence) {
+        std::printf("A/B: B is behind the frame on screen\n");
+      }
+    }
+  }
 }
 
 bool ViewerApp::write_screenshot(const FrameLayout& layout) {
@@ -1116,6 +1362,11 @@ ViewerStatus ViewerApp::make_status() const {
     status.flicker_mean = sum / static_cast<double>(flicker_history_.size());
   }
   status.timings = &timings_;
+  if (const ProcessingThread* b = ab_.processing()) {
+    status.processing_b = b->status();
+    status.timings_b = &ab_.timings_b();
+    if (ab_.match()) status.ab_match = &*ab_.match();
+  }
   status.timings_docked = timings_window_.docked();
   status.recording_docked = recording_dock_.docked();
   return status;
@@ -1191,6 +1442,7 @@ int ViewerApp::run() {
         draw_cost_curve_window(state_.cost_curve, frame_ ? frame_->result.probe : std::nullopt,
                                layout_.views);
     refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
+    refresh_b_colours();
     draw_view_overlays(layout_);
     ImGui::Render();
     apply_requests();  // before the screenshot check: a change made now must be waited for
@@ -1205,7 +1457,14 @@ int ViewerApp::run() {
     const bool ended_early = options_.frames > 0 && frames_shown_ < options_.frames &&
                              gl_frames_ >= 3 && no_frame_coming() &&
                              !script_.timed_event_pending();
-    const bool due = screenshot_due() || ended_early;
+    // With A/B on, the screenshot also waits for B's result of the frame on screen.
+    if (screenshot_due() && ab_wait_since_s_ < 0.0) {
+      ab_wait_since_s_ = seconds_now();
+      // The run's last frame: A takes no more pairs (the panel still says running), so B, which
+      // gets the same pairs, reaches A's frame and its errors come for it.
+      if (ab_.running()) pipeline_->processing().set_paused(true);
+    }
+    const bool due = (screenshot_due() && ab_settled()) || ended_early;
     if (due && !layout_settled() && ++unsettled_frames <= 10) {
       glfwSwapBuffers(window_);
       continue;

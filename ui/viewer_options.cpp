@@ -9,6 +9,7 @@
 #include "src/app/source_factory.h"
 #include "src/core/param_table.h"
 #include "src/app/help_table.h"
+#include "ui/ab_comparison.h"
 
 namespace sv {
 namespace {
@@ -162,12 +163,18 @@ std::string viewer_usage() {
       {"--preset FILE|NAME",
        "load parameters (key = value lines) from FILE or a shipped preset by NAME (default, "
        "fast); flags override it"},
+      {"--compare FILE|NAME",
+       "A/B: run a second side, B, on the same frames with A's parameters and those of this "
+       "preset, shown beside A (view disparity-b) or as their difference (view difference)"},
+      {"--compare-set KEY=VALUE", "A/B with B's KEY set to VALUE (repeatable), e.g. p2=200"},
+      {"--compare-engine cpu|cuda|auto", "A/B with B on this engine (default: A's)"},
   }, layout);
   out += "\nDisplay:\n";
   out += format_help_rows({
       {"--layout 1|2|4", "number of views (default 2)"},
       {"--view NAME",
-       "the first view: left, right, disparity, blend, confidence (default disparity)"},
+       "the first view: left, right, disparity, blend, confidence, disparity-b, difference "
+       "(default disparity)"},
       {"--colormap NAME", "turbo, jet, inferno or gray (default turbo)"},
       {"--range search|auto|smoothed|MIN:MAX",
        "colormap range (default search: the search range; smoothed: the frame's 1st..99th "
@@ -197,6 +204,8 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
   Args args(argc, argv);
   std::vector<std::pair<std::string, std::string>> param_flags;
   std::string preset_path;
+  std::string compare_preset;
+  std::vector<std::pair<std::string, std::string>> compare_flags;  // --compare-set
   bool view_given = false;
   bool layout_given = false;
   std::vector<std::string> source_flags;  // for parse_source_flags, in order
@@ -284,6 +293,25 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       options.shader_dir = value();
     } else if (flag == "--preset") {
       preset_path = value();
+    } else if (flag == "--compare") {
+      compare_preset = value();
+      options.compare = true;
+    } else if (flag == "--compare-set") {
+      const std::string setting = value();
+      const size_t eq = setting.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == setting.size()) {
+        throw ViewerUsageError("--compare-set needs KEY=VALUE (e.g. p2=200), got \"" + setting + "\"");
+      }
+      compare_flags.emplace_back(setting.substr(0, eq), setting.substr(eq + 1));
+      options.compare = true;
+    } else if (flag == "--compare-engine") {
+      options.compare_engine = value();
+      if (options.compare_engine != "cpu" && options.compare_engine != "reference" &&
+          options.compare_engine != "cuda" && options.compare_engine != "auto") {
+        throw ViewerUsageError("--compare-engine must be cpu, reference, cuda or auto, got \"" +
+                               options.compare_engine + "\"");
+      }
+      options.compare = true;
     } else if (const ParamDescriptor* d = find_param(key)) {
       if (d->kind == ParamKind::Bool && inline_value.empty() &&
           !(args.next_is_value() && is_bool_word(args.peek()))) {
@@ -346,6 +374,29 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
     for (const auto& p : problems) message += (message.empty() ? "" : "\n") + p;
     throw ViewerUsageError(message);
   }
+  // B starts as A, then the --compare preset's keys, then each --compare-set.
+  options.compare_params = options.params;
+  if (!compare_preset.empty()) {
+    try {
+      options.compare_params =
+          load_preset_file(resolve_preset_path(compare_preset), options.compare_params);
+    } catch (const InputError& e) {
+      throw ViewerUsageError(std::string("--compare: ") + e.what());
+    }
+  }
+  for (const auto& [param, text] : compare_flags) {
+    try {
+      if (!find_param(param)) throw InputError("unknown parameter \"" + param + "\"");
+      set_param(options.compare_params, param, text);
+    } catch (const InputError& e) {
+      throw ViewerUsageError(std::string("--compare-set: ") + e.what());
+    }
+  }
+  for (const auto& p : options.compare_params.validate()) {
+    throw ViewerUsageError("--compare: B's parameters: " + p);
+  }
+  // Compared, the views start as A beside B unless the command line chose them.
+  if (options.compare && !view_given && !layout_given) show_side_by_side(options.settings);
   if ((options.settings.calibration.focal_px > 0.0) !=
       (options.settings.calibration.baseline_m > 0.0)) {
     throw ViewerUsageError("--focal-px and --baseline-m must be given together");

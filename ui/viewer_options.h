@@ -45,6 +45,10 @@ struct ViewerOptions {
   // The Cost curve window at start (--cost-curve), pinned to a pixel (--cost-curve-at X,Y).
   bool cost_curve = false;
   std::optional<ProbePixel> cost_curve_pin;
+  // --compare: start with the A/B comparison on, B's parameters and engine these.
+  bool compare = false;
+  StereoParams compare_params;
+  std::string compare_engine;  // "": A's
 };
 
 // Every parameter of param_table() as --key VALUE / --key=VALUE (booleans also --key and

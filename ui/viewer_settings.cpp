@@ -6,10 +6,11 @@ namespace sv {
 
 ViewKind parse_view_kind(const std::string& name) {
   for (ViewKind kind : {ViewKind::Left, ViewKind::Right, ViewKind::Disparity, ViewKind::Blend,
-                        ViewKind::Confidence}) {
+                        ViewKind::Confidence, ViewKind::DisparityB, ViewKind::Difference}) {
     if (name == view_kind_name(kind)) return kind;
   }
-  throw InputError("unknown view \"" + name + "\" (left, right, disparity, blend, confidence)");
+  throw InputError("unknown view \"" + name + "\" (left, right, disparity, blend, confidence, disparity-b, "
+                   "difference)");
 }
 
 const char* view_kind_name(ViewKind kind) {
@@ -19,10 +20,14 @@ const char* view_kind_name(ViewKind kind) {
     case ViewKind::Disparity: return "disparity";
     case ViewKind::Blend: return "blend";
     case ViewKind::Confidence: return "confidence";
+    case ViewKind::DisparityB: return "disparity-b";
+    case ViewKind::Difference: return "difference";
   }
   return "?";
 }
 
-bool shows_disparity(ViewKind kind) { return kind == ViewKind::Disparity || kind == ViewKind::Blend; }
+bool shows_disparity(ViewKind kind) {
+  return kind == ViewKind::Disparity || kind == ViewKind::Blend || kind == ViewKind::DisparityB;
+}
 
 }  // namespace sv

@@ -10,7 +10,10 @@
 namespace sv {
 
 // What a view cell shows; names as --view and param scripts spell them (script_view_names()).
-enum class ViewKind { Left = 0, Right = 1, Disparity = 2, Blend = 3, Confidence = 4 };
+// disparity-b and difference show the A/B comparison's second side and |A - B| (ab_comparison.h).
+enum class ViewKind {
+  Left = 0, Right = 1, Disparity = 2, Blend = 3, Confidence = 4, DisparityB = 5, Difference = 6
+};
 
 ViewKind parse_view_kind(const std::string& name);  // throws InputError
 const char* view_kind_name(ViewKind kind);

@@ -12,6 +12,7 @@
 #include "src/core/synthetic_scene.h"
 #include "src/core/disparity_histogram.h"
 #include "src/core/region_statistics.h"
+#include "ui/ab_comparison.h"
 #include "ui/colour_range_tracker.h"
 #include "ui/cost_curve.h"
 #include "ui/cursor_readout.h"
@@ -40,6 +41,7 @@ struct PanelRequests {
   bool dock_timings = false;      // View > Dock timings
   bool dock_recording = false;    // View > Dock the Recording window
   bool quit = false;
+  AbRequests ab;
 };
 
 // The viewer's editable state, owned by the GL thread. `params` is the UI's copy of the
@@ -64,6 +66,7 @@ struct ViewerState {
   std::string snapshot_dir = "snapshots";
   ViewTransform transform;
   CostCurveTarget cost_curve;  // the Cost curve window: open, and the pixel it follows
+  AbSettings ab;                // the A/B comparison's B side and what the panel edits
   std::deque<std::string> log;  // newest last
   PanelRequests requests;
 
@@ -97,6 +100,10 @@ struct ViewerStatus {
   std::optional<double> flicker, flicker_mean;
   bool timings_docked = true;
   bool recording_docked = true;
+  // A/B: B's processing status and timings while it runs, and the newest pair both computed.
+  std::optional<ProcessingStatus> processing_b;
+  const TimingHistory* timings_b = nullptr;
+  const AbMatch* ab_match = nullptr;
 };
 
 }  // namespace sv

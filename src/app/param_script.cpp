@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <iterator>
 #include <sstream>
 
@@ -118,10 +119,12 @@ class LineParser {
       event.action = ScriptAction::Layout;
       event.value = words[args];
     } else if (command == "view") {
-      expect_arguments(words, args, 1, "view left|right|disparity|blend|confidence");
+      expect_arguments(words, args, 1,
+                       "view left|right|disparity|blend|confidence|disparity-b|difference");
       const auto& names = script_view_names();
       if (std::find(names.begin(), names.end(), words[args]) == names.end()) {
-        fail("view \"" + words[args] + "\": one of left, right, disparity, blend, confidence");
+        fail("view \"" + words[args] +
+             "\": one of left, right, disparity, blend, confidence, disparity-b, difference");
       }
       event.action = ScriptAction::View;
       event.value = words[args];
@@ -191,11 +194,44 @@ class LineParser {
       }
       event.action = ScriptAction::Calibrate;
       event.value = join(words, args);
+    } else if (command == "ab") {
+      parse_ab(words, args, event);
     } else {
       fail("unknown command \"" + command +
            "\" (known: set, algorithm, colormap, layout, view, engine, pause, resume, snapshot, "
-           "quit, source, seek, record, calibrate)");
+           "quit, source, seek, record, calibrate, ab)");
     }
+  }
+
+  // The A/B comparison (issue 22): on, off, set KEY = VALUE (B's), engine KIND, copy a-to-b |
+  // b-to-a, edit a|b, view side|difference.
+  void parse_ab(const std::vector<std::string>& words, size_t args, ScriptEvent& event) const {
+    const std::string usage =
+        "usage: ab on | off | set KEY = VALUE | engine cpu|cuda|auto | copy a-to-b|b-to-a | "
+        "edit a|b | view side|difference";
+    const size_t given = words.size() - args;
+    const std::string sub = given > 0 ? words[args] : "";
+    if (sub == "set") {
+      // "ab set ..." parses as "set ..." would, then becomes B's.
+      parse_command(words, args, event);
+      event.action = ScriptAction::AbSetParam;
+      return;
+    }
+    auto one_of = [&](std::initializer_list<const char*> choices) {
+      if (given != 2) return false;
+      for (const char* c : choices) {
+        if (words[args + 1] == c) return true;
+      }
+      return false;
+    };
+    const bool ok = ((sub == "on" || sub == "off") && given == 1) ||
+                    (sub == "engine" && one_of({"cpu", "cuda", "auto"})) ||
+                    (sub == "copy" && one_of({"a-to-b", "b-to-a"})) ||
+                    (sub == "edit" && one_of({"a", "b"})) ||
+                    (sub == "view" && one_of({"side", "difference"}));
+    if (!ok) fail(usage);
+    event.action = ScriptAction::Ab;
+    event.value = join(words, args);
   }
 
   // The value is parsed now (into a scratch copy) so a bad one is reported with its line.
@@ -219,8 +255,8 @@ class LineParser {
 }  // namespace
 
 const std::vector<std::string>& script_view_names() {
-  static const std::vector<std::string> names = {"left", "right", "disparity", "blend",
-                                                  "confidence"};
+  static const std::vector<std::string> names = {"left",       "right",       "disparity", "blend",
+                                                  "confidence", "disparity-b", "difference"};
   return names;
 }
 

@@ -23,6 +23,10 @@ namespace sv {
 //   at frame 8 record stop                     #   FILE optional: a dated name in recordings/)
 //   at frame 1 calibrate open chessboard:9x6 0.025   # the Calibrate window: board, square
 //   at frame 2 calibrate capture | auto on|off | run | apply [FILE] | save FILE | close
+//   at frame 1 ab on                  # A/B: a second side, B, on the same frames (a copy of A)
+//   at frame 1 ab set p2 = 200        # B's parameters ('set' above is A's)
+//   at frame 2 ab engine cpu | ab copy a-to-b | ab copy b-to-a | ab edit a|b | ab off
+//   at frame 2 ab view side | ab view difference   # A beside B, or |A - B| alone
 //
 // Every line is checked when the script is read (keys, values, names, source flags), so a typo
 // fails at start-up with the file and line, never halfway through a run. Whether a source's files
@@ -33,7 +37,7 @@ enum class ScriptTrigger { Seconds, Frame };
 
 enum class ScriptAction {
   SetParam, Colormap, Layout, View, Engine, Pause, Resume, Snapshot, Quit, Source, Seek,
-  RecordStart, RecordStop, Calibrate
+  RecordStart, RecordStop, Calibrate, AbSetParam, Ab
 };
 
 struct ScriptEvent {
@@ -41,10 +45,11 @@ struct ScriptEvent {
   ScriptTrigger trigger = ScriptTrigger::Seconds;
   double at = 0.0;  // seconds since start, or a count of shown frames
   ScriptAction action = ScriptAction::SetParam;
-  std::string key;    // SetParam: the param_table() key
+  std::string key;    // SetParam, AbSetParam: the param_table() key
   // SetParam's value, or the argument of the other actions ("" if none); for Source the
   // flags for parse_source_flags, separated by spaces ("source synthetic": --source synthetic);
-  // for RecordStart the format, then a space and the file when one was given.
+  // for RecordStart the format, then a space and the file when one was given; for Ab the
+  // subcommand and its argument ("on", "engine cpu", "copy a-to-b", "edit b", "view side").
   std::string value;
   std::string text;   // the command as written, for the log
 };

@@ -535,6 +535,19 @@ TEST_F(ViewerFileTest, ASeekWhilePausedShowsTheWantedFrameNext) {
   EXPECT_EQ(p.frame, 6) << run.out;
 }
 
+// Playing as fast as it decodes, every slot between the capture thread and the engine holds a
+// pair read before the seek (the capture thread's, the queue's, the fan-out's, the engine
+// queue's, the one computed): none of them is the frame shown next.
+TEST_F(ViewerFileTest, ASeekWhilePlayingShowsTheWantedFrameNext) {
+  const std::string script = write_file("seek_playing.script", "at frame 1 seek 7\n");
+  const ViewerRun run = run_viewer({"--sbs", video_, "--engine", "cpu", "--fast", "--frames", "2",
+                                    "--screenshot", path("seek_playing.png"), "--script", script});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ViewPlacement p = parse_placement(run.out);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.frame, 7) << run.out;
+}
+
 TEST_F(ViewerFileTest, AMissingFileInAScriptLeavesTheViewerOnItsSource) {
   const std::string script = write_file("missing.script",
                                         "at frame 2 source --sbs /nonexistent/gone.avi\n"

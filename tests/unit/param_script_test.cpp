@@ -83,7 +83,8 @@ TEST(ParamScript, ErrorsNameTheFileTheLineAndTheProblem) {
   EXPECT_EQ(parse_error("at 3\n"), "s.txt:1: a command is missing after the time");
   EXPECT_EQ(parse_error("at 3 layout 3\n"), "s.txt:1: layout \"3\": 1, 2 or 4 views");
   EXPECT_EQ(parse_error("at 3 view top\n"),
-            "s.txt:1: view \"top\": one of left, right, disparity, blend, confidence");
+            "s.txt:1: view \"top\": one of left, right, disparity, blend, confidence, "
+            "disparity-b, difference");
   EXPECT_EQ(parse_error("at 3 engine gpu\n"), "s.txt:1: engine \"gpu\": cpu, cuda or auto");
   EXPECT_EQ(parse_error("at 3 pause now\n"), "s.txt:1: usage: pause");
   EXPECT_EQ(parse_error("at 3 set p2\n"), "s.txt:1: usage: set KEY = VALUE");

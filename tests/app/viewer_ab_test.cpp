@@ -1,0 +1,400 @@
+// The viewer's A/B comparison (issue 22) under its own Xvfb, on the synthetic scene with the CPU
+// engine: with the same parameters on both sides the difference view is empty; with a different
+// P2 each side has its own timings and error, and the difference view shows exactly the pixels
+// where the two results differ (checked against both results computed here, pixel by pixel), in
+// the colours of their kind. A snapshot writes B's files and the difference beside A's.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/core/cpu_engine.h"
+#include "src/core/disparity.h"
+#include "src/core/disparity_difference.h"
+#include "src/core/image_formats.h"
+#include "src/core/synthetic_scene.h"
+#include "src/io/png_io.h"
+#include "src/io/recording_encoder.h"
+#include "tests/app/xvfb_server.h"
+
+namespace sv {
+namespace {
+
+constexpr int kSceneWidth = 320;
+constexpr int kSceneHeight = 240;
+
+std::string read_all(const std::string& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string quoted = "'";
+  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string line_starting(const std::string& text, const std::string& start) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(start, 0) == 0) return line;
+  }
+  return "";
+}
+
+struct ViewerRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Where view 0's image lies in the screenshot, as the viewer prints it.
+struct Placement {
+  bool found = false;
+  std::string kind;
+  float x = 0, y = 0, w = 0, h = 0;
+};
+
+Placement view_placement(const std::string& out, int view) {
+  Placement p;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    char kind[32] = {0};
+    int index = -1, iw = 0, ih = 0;
+    if (std::sscanf(line.c_str(), "view %d %31s image at %f %f size %f %f of %dx%d", &index, kind,
+                    &p.x, &p.y, &p.w, &p.h, &iw, &ih) == 8 &&
+        index == view) {
+      p.found = true;
+      p.kind = kind;
+    }
+  }
+  return p;
+}
+
+// The counts of the printed "difference: N of M pixels (differ D, only A X, only B Y), ..." line.
+struct PrintedDifference {
+  long long changed = -1, pixels = -1, differ = -1, only_a = -1, only_b = -1;
+};
+
+PrintedDifference printed_difference(const std::string& out) {
+  PrintedDifference d;
+  const std::string line = line_starting(out, "difference: ");
+  std::sscanf(line.c_str(),
+              "difference: %lld of %lld pixels (differ %lld, only A %lld, only B %lld)", &d.changed,
+              &d.pixels, &d.differ, &d.only_a, &d.only_b);
+  return d;
+}
+
+// "A/B frame N: ..."
+long long printed_ab_frame(const std::string& out) {
+  long long frame = -1;
+  std::sscanf(line_starting(out, "A/B frame ").c_str(), "A/B frame %lld", &frame);
+  return frame;
+}
+
+double number_before(const std::string& line, const std::string& unit) {
+  const size_t at = line.find(unit);
+  if (at == std::string::npos) return -1.0;
+  const size_t start = line.rfind(' ', at - 2);
+  return std::stod(line.substr(start + 1, at - start - 1));
+}
+
+class ViewerAbTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new test::XvfbServer;
+    if (!server_->start(skip_reason_)) {
+      delete server_;
+      server_ = nullptr;
+    }
+    dir_ = ::testing::TempDir() + "/stereoview_viewer_ab_" + std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  static void TearDownTestSuite() {
+    if (server_) server_->stop();
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override {
+    if (!server_) GTEST_SKIP() << "no X server for the viewer: " << skip_reason_;
+  }
+
+  static std::string path(const std::string& name) { return dir_ + "/" + name; }
+
+  static ViewerRun run_viewer(const std::vector<std::string>& args) {
+    std::string command =
+        "DISPLAY=" + server_->display() + " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 60 " +
+        shell_quote(STEREOVIEW_VIEWER_BINARY) + " --width " + std::to_string(kSceneWidth) +
+        " --height " + std::to_string(kSceneHeight) + " --window-size 1024x640 --engine cpu";
+    for (const auto& a : args) command += " " + shell_quote(a);
+    command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
+    const int status = std::system(command.c_str());
+    ViewerRun run;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run.out = read_all(path("out"));
+    run.err = read_all(path("err"));
+    return run;
+  }
+
+  static test::XvfbServer* server_;
+  static std::string skip_reason_;
+  static std::string dir_;
+};
+
+test::XvfbServer* ViewerAbTest::server_ = nullptr;
+std::string ViewerAbTest::skip_reason_;
+std::string ViewerAbTest::dir_;
+
+SyntheticFrame scene_frame(long long index) {
+  SyntheticSceneConfig config;
+  config.width = kSceneWidth;
+  config.height = kSceneHeight;
+  config.max_disparity = 64;
+  return SyntheticScene(config).render(static_cast<int>(index));
+}
+
+// What kind of difference a shown colour is (the ramp of differing pixels has no other colour
+// near it); -1 for none of them.
+int kind_of_colour(Rgb8 c) {
+  auto near = [&](Rgb8 k) {
+    return std::abs(c.r - k.r) <= 3 && std::abs(c.g - k.g) <= 3 && std::abs(c.b - k.b) <= 3;
+  };
+  if (near(kDifferenceEqualColor)) return static_cast<int>(DifferenceKind::Equal);
+  if (near(kDifferenceBothInvalidColor)) return static_cast<int>(DifferenceKind::BothInvalid);
+  if (near(kDifferenceOnlyAColor)) return static_cast<int>(DifferenceKind::OnlyA);
+  if (near(kDifferenceOnlyBColor)) return static_cast<int>(DifferenceKind::OnlyB);
+  // Dark red to yellow: red high, blue low, green between.
+  if (c.r >= kDifferenceSmallColor.r - 3 && c.b <= kDifferenceLargeColor.b + 3 && c.g <= c.r) {
+    return static_cast<int>(DifferenceKind::Differ);
+  }
+  return -1;
+}
+
+// The image pixels of the difference view below its legend (name and four lines of text), every
+// other one, as the screenshot shows them: each with the kind its colour says.
+struct ShownKinds {
+  int sampled = 0;
+  int counts[5] = {0, 0, 0, 0, 0};
+  int unknown = 0;
+  int mismatched = 0;  // against `expected`, when given
+};
+
+ShownKinds shown_kinds(const ImageRgb8& shot, const Placement& p, const ImageU8* expected) {
+  ShownKinds k;
+  const float legend_bottom = p.y + 6 * 20.0f;
+  for (int y = 0; y < kSceneHeight; y += 2) {
+    for (int x = 0; x < kSceneWidth; x += 2) {
+      const int sx = static_cast<int>(p.x + (x + 0.5f) * p.w / kSceneWidth);
+      const int sy = static_cast<int>(p.y + (y + 0.5f) * p.h / kSceneHeight);
+      if (sy < legend_bottom) continue;
+      ++k.sampled;
+      const int kind = kind_of_colour(shot.at(sx, sy));
+      if (kind < 0) {
+        ++k.unknown;
+        continue;
+      }
+      ++k.counts[kind];
+      if (expected && expected->at(x, y) != kind) ++k.mismatched;
+    }
+  }
+  return k;
+}
+
+TEST_F(ViewerAbTest, WithTheSameParametersOnBothSidesTheDifferenceViewIsEmpty) {
+  const std::string shot_path = path("same.png");
+  std::ofstream(path("same.script")) << "at frame 1 ab on\nat frame 1 ab view difference\n";
+  const ViewerRun run =
+      run_viewer({"--frames", "5", "--screenshot", shot_path, "--script", path("same.script")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find("error:"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("A/B: B on "), std::string::npos) << run.err;
+  EXPECT_EQ(run.out.find("B is behind"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("A/B frame "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(": same parameters"), std::string::npos) << run.out;
+  const PrintedDifference d = printed_difference(run.out);
+  EXPECT_EQ(d.pixels, kSceneWidth * kSceneHeight) << run.out;
+  EXPECT_EQ(d.changed, 0) << run.out;
+  EXPECT_EQ(d.differ, 0);
+  EXPECT_EQ(d.only_a, 0);
+  EXPECT_EQ(d.only_b, 0);
+
+  const Placement p = view_placement(run.out, 0);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.kind, "difference");
+  const ImageRgb8 shot = read_image_rgb(shot_path);
+  const ShownKinds k = shown_kinds(shot, p, nullptr);
+  EXPECT_GT(k.sampled, 10000);
+  EXPECT_EQ(k.unknown, 0);
+  EXPECT_EQ(k.counts[static_cast<int>(DifferenceKind::Differ)], 0);
+  EXPECT_EQ(k.counts[static_cast<int>(DifferenceKind::OnlyA)], 0);
+  EXPECT_EQ(k.counts[static_cast<int>(DifferenceKind::OnlyB)], 0);
+  EXPECT_GT(k.counts[static_cast<int>(DifferenceKind::Equal)], k.sampled / 2);
+}
+
+TEST_F(ViewerAbTest, WithADifferentP2EachSideHasItsTimingsAndTheDifferenceShowsWhereTheyDiffer) {
+  const std::string shot_path = path("p2.png");
+  const std::string snaps = path("snaps");
+  std::ofstream(path("p2.script")) << "at frame 4 snapshot " << snaps << "\n";
+  // Without hole filling, so that pixels one side invalidates and the other keeps show too.
+  const ViewerRun run =
+      run_viewer({"--frames", "5", "--screenshot", shot_path, "--no-fill-holes", "--compare-set",
+                  "p2=200", "--view", "difference", "--script", path("p2.script")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find("error:"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find(": p2 40 -> 200"), std::string::npos) << run.out;
+
+  // Each side's own time and error against the scene's ground truth.
+  const std::string a = line_starting(run.out, "A: ");
+  const std::string b = line_starting(run.out, "B: ");
+  ASSERT_FALSE(a.empty()) << run.out;
+  ASSERT_FALSE(b.empty()) << run.out;
+  EXPECT_GT(number_before(a, "ms"), 0.0) << a;
+  EXPECT_GT(number_before(b, "ms"), 0.0) << b;
+  EXPECT_GE(number_before(a, "%, bad-2"), 0.0) << a;
+  EXPECT_GE(number_before(b, "%, bad-2"), 0.0) << b;
+  EXPECT_EQ(a.find("(frame"), std::string::npos) << a;  // the errors are of the pair shown
+
+  // The difference, counted in the viewer, equals the difference of the two results computed
+  // here for the same frame.
+  const long long frame = printed_ab_frame(run.out);
+  ASSERT_GE(frame, 0) << run.out;
+  const SyntheticFrame scene = scene_frame(frame);
+  StereoParams pa;
+  pa.fill_holes = false;
+  StereoParams pb = pa;
+  pb.p2 = 200;
+  const ImageF32 da = CpuEngine().compute(scene.left, scene.right, pa).disparity;
+  const ImageF32 db = CpuEngine().compute(scene.left, scene.right, pb).disparity;
+  const DisparityDifference expected = disparity_difference(da, db);
+  const PrintedDifference d = printed_difference(run.out);
+  EXPECT_EQ(d.changed, expected.counts.changed()) << run.out;
+  EXPECT_EQ(d.differ, expected.counts.differ);
+  EXPECT_EQ(d.only_a, expected.counts.only_a);
+  EXPECT_EQ(d.only_b, expected.counts.only_b);
+  // P2 200 against 40 changes a good part, and some pixels only one side keeps.
+  EXPECT_GT(expected.counts.differ, 1000);
+  EXPECT_GT(expected.counts.only_a, 50);
+  EXPECT_GT(expected.counts.only_b, 50);
+
+  // ... and the view shows each pixel in the colour of its kind.
+  const Placement p = view_placement(run.out, 0);
+  ASSERT_TRUE(p.found) << run.out;
+  EXPECT_EQ(p.kind, "difference");
+  const ImageRgb8 shot = read_image_rgb(shot_path);
+  const ShownKinds k = shown_kinds(shot, p, &expected.kind);
+  EXPECT_GT(k.sampled, 10000);
+  EXPECT_EQ(k.unknown, 0);
+  EXPECT_LT(k.mismatched, k.sampled / 200) << k.mismatched << " of " << k.sampled;
+  EXPECT_GT(k.counts[static_cast<int>(DifferenceKind::Differ)], 200);
+  EXPECT_GT(k.counts[static_cast<int>(DifferenceKind::OnlyA)], 5);
+  EXPECT_GT(k.counts[static_cast<int>(DifferenceKind::OnlyB)], 5);
+
+  // The snapshot took B's disparity and the difference as shown beside A's files.
+  const auto snapshot_frame = [&](const std::string& folder) {
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      const std::string name = entry.path().filename().string();
+      if (name.size() > 20 && name.compare(name.size() - 14, 14, "_disparity.pfm") == 0) {
+        return std::atoll(name.substr(6).c_str());
+      }
+    }
+    return -1LL;
+  };
+  ASSERT_TRUE(std::filesystem::is_directory(snaps + "/b")) << run.err;
+  const long long snapped = snapshot_frame(snaps + "/b");
+  ASSERT_GE(snapped, 0);
+  char snap_stem[64];
+  std::snprintf(snap_stem, sizeof snap_stem, "/frame_%06lld_", snapped);
+  const SyntheticFrame snapped_scene = scene_frame(snapped);
+  const ImageF32 b_expected =
+      CpuEngine().compute(snapped_scene.left, snapped_scene.right, pb).disparity;
+  const ImageF32 b_written = read_pfm(snaps + "/b" + snap_stem + "disparity.pfm");
+  ASSERT_TRUE(b_written.same_size(b_expected));
+  long long agree = 0;
+  for (size_t i = 0; i < b_written.size(); ++i) {
+    const float x = b_written.data()[i], y = b_expected.data()[i];
+    agree += is_valid_disparity(x) == is_valid_disparity(y) &&
+             (!is_valid_disparity(x) || std::abs(x - y) < 1e-3f);
+  }
+  EXPECT_GT(static_cast<double>(agree) / b_written.size(), 0.999);
+  const ImageRgb8 difference = read_image_rgb(snaps + snap_stem + "difference.png");
+  EXPECT_EQ(difference.width(), kSceneWidth);
+  EXPECT_EQ(difference.height(), kSceneHeight);
+}
+
+// Copying one side to the other makes them equal: B to A gives A B's algorithm.
+TEST_F(ViewerAbTest, CopyingASideToTheOtherLeavesNoDifference) {
+  for (const char* direction : {"a-to-b", "b-to-a"}) {
+    SCOPED_TRACE(direction);
+    std::ofstream(path("copy.script")) << "at frame 2 ab copy " << direction << "\n";
+    const ViewerRun run = run_viewer({"--frames", "5", "--compare-set", "algorithm=bm-sad",
+                                      "--script", path("copy.script"), "--screenshot",
+                                      path("copy.png")});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.err.find(std::string("A/B: copied ") + (direction[0] == 'a' ? "A to B" : "B to A")),
+              std::string::npos)
+        << run.err;
+    EXPECT_NE(run.out.find(": same parameters"), std::string::npos) << run.out;
+    EXPECT_EQ(printed_difference(run.out).changed, 0) << run.out;
+    const std::string algorithm = direction[0] == 'a' ? "census-sgm" : "bm-sad";
+    EXPECT_NE(line_starting(run.out, "A: ").find(", " + algorithm + ","), std::string::npos) << run.out;
+    EXPECT_NE(line_starting(run.out, "B: ").find(", " + algorithm + ","), std::string::npos) << run.out;
+  }
+}
+
+// "Recording and snapshots take the shown view": with B's disparity the first view, a recording
+// holds B's results, not A's.
+TEST_F(ViewerAbTest, ARecordingTakesBWhenItsViewComesFirst) {
+  const std::string file = path("rec_b") + "/d.png";
+  std::ofstream(path("rec.script")) << "at frame 1 record lossless16 " << file
+                                    << "\nat frame 5 record stop\n";
+  const ViewerRun run = run_viewer({"--frames", "7", "--compare-set", "algorithm=bm-sad",
+                                    "--view", "disparity-b", "--script", path("rec.script")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("recorded "), std::string::npos) << run.err;
+  const std::string sidecar = read_all(file + ".json");
+  EXPECT_NE(sidecar.find("\"complete\": true"), std::string::npos) << sidecar;
+  EXPECT_NE(sidecar.find("bm-sad"), std::string::npos) << sidecar;  // B's parameters
+  auto number_after = [&](const std::string& key, size_t from) -> long long {
+    const size_t at = sidecar.find("\"" + key + "\":", from);
+    if (at == std::string::npos) return -1;
+    return std::atoll(sidecar.c_str() + sidecar.find(':', at) + 1);
+  };
+  const long long frames = number_after("frame_count", 0);
+  const long long offset = number_after("u16_offset", 0);
+  ASSERT_GE(frames, 2) << sidecar;
+  ASSERT_GE(offset, 0) << sidecar;
+  StereoParams pa;
+  StereoParams pb = pa;
+  pb.algorithm = "bm-sad";
+  size_t search = 0;
+  for (long long i = 0; i < frames; ++i) {
+    search = sidecar.find("\"source_index\":", search) + 1;
+    const long long source_index = number_after("source_index", search - 1);
+    const ImageU16 values = read_image_u16(png_sequence_frame_path(file, i));
+    const SyntheticFrame scene = scene_frame(source_index);
+    // The fraction of pixels whose recorded value is that of `expected` (1/16 px, 0: invalid).
+    auto agreement = [&](const StereoParams& params) {
+      const ImageI16 expected = CpuEngine().compute(scene.left, scene.right, params).disparity_fixed;
+      long long same = 0;
+      for (size_t k = 0; k < values.size(); ++k) {
+        const int16_t e = expected.data()[k];
+        const int want = is_valid_fixed_disparity(e) ? e + offset : 0;
+        same += values.data()[k] == want;
+      }
+      return static_cast<double>(same) / static_cast<double>(values.size());
+    };
+    EXPECT_GT(agreement(pb), 0.999) << "file frame " << i << " (source frame " << source_index << ")";
+    EXPECT_LT(agreement(pa), 0.9) << "file frame " << i;
+  }
+}
+
+}  // namespace
+}  // namespace sv
