@@ -66,6 +66,10 @@ fi
   --runs ${BENCH_RUNS:-50} --warmup 5 | tee "$out/bench_device.txt"
 "$build/src/app/stereoview" --headless --engine cuda --size 1920x1080 --frames 60 \
   >"$out/headless_1080p.txt" 2>&1
+# The viewer's processing thread at full HD, as the viewer runs it with CUDA-GL interop.
+"$build/src/app/stereoview" bench --viewer-loop --engine cuda --algorithms census-sgm \
+  --sizes 1920x1080 --disparity-counts 128 --runs ${BENCH_RUNS:-50} --warmup 5 \
+  | tee "$out/bench_viewer_loop.txt"
 
 echo
 echo "== summary: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), commit ${STEREOVIEW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
@@ -78,3 +82,5 @@ grep -E "^census-sgm " "$out/bench_host_to_host.txt"
 echo "device call:"
 grep -E "^census-sgm " "$out/bench_device.txt"
 grep -E "^host time" "$out/headless_1080p.txt"
+echo "viewer loop (fps, ms/frame, host ms, host p90):"
+grep -E "^census-sgm " "$out/bench_viewer_loop.txt"

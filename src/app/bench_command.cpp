@@ -7,6 +7,7 @@
 
 #include "src/app/engine_factory.h"
 #include "src/app/host_stream_timing.h"
+#include "src/app/viewer_loop_timing.h"
 #include "src/core/esaw_aggregation.h"
 #include "src/core/frame_budget.h"
 #include "src/core/error.h"
@@ -114,6 +115,32 @@ void bench_host_stream(StereoEngine& engine, const BenchOptions& options, const 
       << std::flush;
 }
 
+// --viewer-loop: one row of the viewer's processing thread on colour pairs, as the viewer runs it
+// (the device results kept for CUDA-GL interop when the engine is the CUDA engine).
+void bench_viewer_loop(const BenchOptions& options, const std::string& engine_name,
+                       const std::string& algorithm, const SyntheticFrame& frame, int disparities,
+                       std::ostream& out) {
+  const StereoParams params = row_params(options, algorithm, disparities);
+  StereoPair pair;
+  pair.left = frame.left;
+  pair.right = frame.right;
+  const ViewerLoopTimes t = time_viewer_loop(make_engine, options.engine, pair, params,
+                                             engine_name == "cuda", options.warmup, options.runs);
+  const Spread host = spread_of(t.host_ms);
+  const std::string size = std::to_string(frame.left.width()) + "x" + std::to_string(frame.left.height());
+  if (options.json) {
+    out << "{\"mode\": \"viewer-loop\", \"engine\": \"" << engine_name << "\", \"algorithm\": \""
+        << algorithm << "\", \"width\": " << frame.left.width() << ", \"height\": "
+        << frame.left.height() << ", \"disparities\": " << disparities
+        << ", \"fps\": " << fmt(t.frames_per_second, 1) << ", \"host_ms\": {\"median\": "
+        << fmt(host.median, 4) << ", \"p90\": " << fmt(host.p90, 4) << "}}\n";
+    return;
+  }
+  out << stream_table_line({algorithm, size, std::to_string(disparities), fmt(t.frames_per_second, 1),
+                            fmt(1000.0 / t.frames_per_second), fmt(host.median), fmt(host.p90)})
+      << std::flush;
+}
+
 // --device: one row through the public device call (the CUDA engine only).
 void bench_device_calls(StereoEngine& any_engine, const BenchOptions& options,
                         const std::string& algorithm, const ImageU8& left, const ImageU8& right,
@@ -189,6 +216,13 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
           << " alone; ms are medians\n\n"
           << stream_table_line({"algorithm", "size", "D", "device ms", "fps", "ms/frame",
                                 "latency ms", "host ms"});
+    } else if (options.mode == BenchMode::ViewerLoop && !options.json) {
+      out << "bench --viewer-loop: engine " << engine->name() << ", the viewer's processing thread "
+          << "on colour pairs with the result parts the viewer asks for"
+          << (engine->name() == "cuda" ? " (device results kept for CUDA-GL interop)" : "")
+          << ", no window; " << options.warmup << " warm-up + " << options.runs
+          << " frames; host ms: the thread's time on a frame outside the engine's work\n\n"
+          << stream_table_line({"algorithm", "size", "D", "fps", "ms/frame", "host ms", "host p90"});
     } else if (options.mode == BenchMode::Device && !options.json) {
       out << "bench --device: engine " << engine->name() << ", the public device call on a "
           << "pair in device memory, CUDA events on the caller's stream; " << options.warmup
@@ -212,6 +246,10 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
         for (int disparities : options.disparity_counts) {
           if (options.mode == BenchMode::HostToHost) {
             bench_host_stream(*engine, options, algorithm, left, right, disparities, out);
+            continue;
+          }
+          if (options.mode == BenchMode::ViewerLoop) {
+            bench_viewer_loop(options, engine->name(), algorithm, frame, disparities, out);
             continue;
           }
           if (options.mode == BenchMode::Device) {

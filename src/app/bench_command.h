@@ -12,7 +12,7 @@ namespace sv {
 // transfers apart); a stream of 8-bit pairs from host memory to the fixed-point disparity back in
 // host memory, as a camera loop sees it (--host-to-host); or the public device-memory call on a
 // caller's stream, timed with CUDA events around each call (--device, the CUDA engine).
-enum class BenchMode { Stages, HostToHost, Device };
+enum class BenchMode { Stages, HostToHost, Device, ViewerLoop };
 
 struct BenchOptions {
   std::vector<std::string> algorithms{"census-sgm"};

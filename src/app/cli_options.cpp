@@ -91,7 +91,7 @@ std::string usage_text() {
          "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json] [--out DIR]\n"
          "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
          "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
-         "                   [--host-to-host | --device]\n"
+         "                   [--host-to-host | --device | --viewer-loop]\n"
          "  stereoview calibrate [views] --board chessboard:9x6 --square 0.025 [--output FILE]\n"
          "                       (stereoview calibrate --help)\n"
          "  stereoview --list-algorithms | --list-cameras | --help | --version\n\n"
@@ -299,10 +299,12 @@ CliOptions parse_cli(int argc, const char* const* argv) {
         }
         options.bench.algorithms.push_back(item);
       }
-    } else if (flag == "--host-to-host" || flag == "--device") {
-      const BenchMode mode = flag == "--device" ? BenchMode::Device : BenchMode::HostToHost;
+    } else if (flag == "--host-to-host" || flag == "--device" || flag == "--viewer-loop") {
+      const BenchMode mode = flag == "--device"        ? BenchMode::Device
+                             : flag == "--viewer-loop" ? BenchMode::ViewerLoop
+                                                       : BenchMode::HostToHost;
       if (options.bench.mode != BenchMode::Stages && options.bench.mode != mode) {
-        throw UsageError("bench takes one of --host-to-host and --device");
+        throw UsageError("bench takes one of --host-to-host, --device and --viewer-loop");
       }
       options.bench.mode = mode;
     } else if (flag == "--runs") {
@@ -377,7 +379,8 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     throw UsageError("eval needs --dataset DIR");
   }
   if (options.bench.mode != BenchMode::Stages && options.command != CliCommand::Bench) {
-    throw UsageError("--host-to-host and --device are bench modes: stereoview bench --host-to-host");
+    throw UsageError("--host-to-host, --device and --viewer-loop are bench modes: stereoview bench "
+                     "--host-to-host");
   }
   options.bench.engine = options.engine;
   options.bench.params = options.params;

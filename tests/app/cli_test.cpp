@@ -275,6 +275,19 @@ TEST(Cli, BenchReportsEveryRowAsJson) {
   EXPECT_TRUE(contains(bad.err, "--sizes expects WxH")) << bad.err;
 }
 
+TEST(Cli, BenchViewerLoopPrintsTheProcessingThreadsRows) {
+  const auto r = run_stereoview({"bench", "--viewer-loop", "--engine", "cpu", "--sizes", "64x48",
+                                 "--disparity-counts", "16", "--runs", "6", "--warmup", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "bench --viewer-loop: engine cpu")) << r.out;
+  EXPECT_TRUE(contains(r.out, "host ms")) << r.out;
+  EXPECT_TRUE(contains(r.out, "census-sgm  64x48")) << r.out;
+  const auto both = run_stereoview({"bench", "--viewer-loop", "--host-to-host"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(contains(both.err, "bench takes one of --host-to-host, --device and --viewer-loop"))
+      << both.err;
+}
+
 TEST(Cli, OutputIntoAFileIsARuntimeError) {
   const std::string dir = make_temp_dir("cli_outfile");
   std::ofstream(dir + "/file") << "x";

@@ -1,0 +1,80 @@
+#include "src/app/viewer_loop_timing.h"
+
+#include <chrono>
+#include <thread>
+
+#include "src/app/processing_thread.h"
+#include "src/core/error.h"
+
+namespace sv {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+// Long enough for any frame the bench allows, short enough that a stuck thread ends the bench.
+constexpr auto kMaxWaitForAFrame = std::chrono::seconds(60);
+
+}  // namespace
+
+ViewerLoopTimes time_viewer_loop(const EngineFactory& factory, const std::string& engine_kind,
+                                 const StereoPair& pair, const StereoParams& params,
+                                 bool device_results, int warmup, int runs) {
+  const int64_t total = static_cast<int64_t>(warmup) + runs;
+  PairQueue queue(2, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, factory, engine_kind, params);
+  ResultParts want;
+  want.device = device_results;
+  processing.set_result_parts(want);
+  processing.start();
+  // The capture side: the same pair again and again, as fast as the thread takes them.
+  std::thread feeder([&] {
+    for (int64_t i = 0; i < total; ++i) {
+      StereoPair copy = pair;
+      copy.index = i;
+      if (!queue.push(std::move(copy))) break;
+    }
+    queue.close();
+  });
+  ViewerLoopTimes times;
+  int64_t seen = 0, first_sequence = 0;
+  Clock::time_point first_timed, last_timed;
+  auto last_progress = Clock::now();
+  std::string error;
+  // take_latest() keeps only the newest result, so polling often sees (nearly) every frame.
+  while (seen < total) {
+    if (std::optional<ProcessedFrame> frame = processing.take_latest()) {
+      seen = frame->sequence;
+      last_progress = Clock::now();
+      if (frame->sequence > warmup) {
+        times.host_ms.push_back(frame->host_ms);
+        if (times.host_ms.size() == 1) {
+          first_timed = last_progress;
+          first_sequence = frame->sequence;
+        }
+        last_timed = last_progress;
+      }
+      continue;
+    }
+    const ProcessingStatus status = processing.status();
+    if (!status.error.empty()) {
+      error = status.error;
+      break;
+    }
+    if (Clock::now() - last_progress > kMaxWaitForAFrame) {
+      error = "no frame for " + std::to_string(kMaxWaitForAFrame.count()) + " s";
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  queue.close();
+  feeder.join();
+  processing.stop();
+  if (!error.empty()) throw RuntimeError("bench --viewer-loop: " + error);
+  const double seconds = std::chrono::duration<double>(last_timed - first_timed).count();
+  if (times.host_ms.size() > 1 && seconds > 0.0) {
+    // The frames published between the first and the last timed one, seen or not.
+    times.frames_per_second = static_cast<double>(total - first_sequence) / seconds;
+  }
+  return times;
+}
+
+}  // namespace sv
