@@ -220,7 +220,7 @@ class LineParser {
 
 const std::vector<std::string>& script_view_names() {
   static const std::vector<std::string> names = {"left", "right", "disparity", "blend",
-                                                  "confidence"};
+                                                  "confidence", "3d"};
   return names;
 }
 
