@@ -92,6 +92,7 @@ void OrbitCamera::fit(const CloudScene& scene) {
   // Half the largest extent: the depth range, or the frustum's width or height at its far end.
   scene_radius = std::max({0.5f * (far_z - near_z), far_z * std::tan(0.5f * scene.fov_x),
                            far_z * std::tan(0.5f * scene.fov_y)});
+  fov_x = std::clamp(scene.fov_x, 0.05f, 3.0f);
   fov_y = std::clamp(scene.fov_y, 0.05f, 3.0f);
 }
 
@@ -115,9 +116,16 @@ void OrbitCamera::orbit(float dx, float dy) {
   pitch = std::clamp(pitch + dy * kRadiansPerPixel, -kHalfPi, kHalfPi);
 }
 
-void OrbitCamera::pan(float dx, float dy, float cell_height) {
-  if (cell_height <= 0.0f) return;
-  const float world_per_pixel = 2.0f * distance * std::tan(0.5f * fov_y) / cell_height;
+float OrbitCamera::tan_half_height(float aspect) const {
+  aspect = aspect > 0.0f ? aspect : 1.0f;
+  // A cell narrower than the camera's image widens the view instead of cutting the image.
+  return std::max(std::tan(0.5f * fov_y), std::tan(0.5f * fov_x) / aspect);
+}
+
+void OrbitCamera::pan(float dx, float dy, float cell_width, float cell_height) {
+  if (cell_width <= 0.0f || cell_height <= 0.0f) return;
+  const float world_per_pixel =
+      2.0f * distance * tan_half_height(cell_width / cell_height) / cell_height;
   const Axes a = axes(yaw, pitch);
   target = add(target, add(scale(a.right, -dx * world_per_pixel), scale(a.up, dy * world_per_pixel)));
 }
@@ -145,7 +153,7 @@ Mat4 OrbitCamera::view() const {
 
 Mat4 OrbitCamera::projection(float aspect) const {
   aspect = aspect > 0.0f ? aspect : 1.0f;
-  const float tan_half = std::tan(0.5f * fov_y);
+  const float tan_half = tan_half_height(aspect);
   // Clip planes around everything within a few scene radii of the target.
   const float far_clip = distance + 4.0f * scene_radius;
   Mat4 r;

@@ -53,8 +53,8 @@ class OrbitCamera {
   // A drag of (dx, dy) window pixels: turns about the target (right: the scene turns right,
   // down: it tips towards the viewer).
   void orbit(float dx, float dy);
-  // Moves the target with the pointer, the scene following it in a cell `cell_height` high.
-  void pan(float dx, float dy, float cell_height);
+  // Moves the target with the pointer, the scene following it in a cell of that size.
+  void pan(float dx, float dy, float cell_width, float cell_height);
   // Mouse wheel steps: positive comes closer (in orthographic views, magnifies).
   void zoom(float steps);
 
@@ -69,11 +69,16 @@ class OrbitCamera {
   float pitch = 0.0f;  // radians, -pi/2..pi/2
   float distance = 5.0f;
   Vec3 target{0.0f, 0.0f, -5.0f};
-  float fov_y = 0.8f;         // radians: perspective's field of view, orthographic's extent
+  // Radians: the stereo camera's fields of view; a view shows at least both (perspective: its
+  // field of view, orthographic: its extent at the target's distance).
+  float fov_x = 1.0f;
+  float fov_y = 0.8f;
   float scene_radius = 5.0f;  // clip planes and zoom limits
 
  private:
   void fit(const CloudScene& scene);
+  // tan of half the vertical field of view (perspective) of a cell of `aspect` = w / h.
+  float tan_half_height(float aspect) const;
 };
 
 }  // namespace sv

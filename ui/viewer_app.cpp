@@ -10,6 +10,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,7 @@
 #include "src/io/calibration_writer.h"
 #include "src/io/png_io.h"
 #include "ui/calibrate_window.h"
+#include "ui/cloud_view.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
 #include "ui/histogram_widget.h"
@@ -115,6 +117,8 @@ class ViewerApp {
   void update_frame_statistics();
   void measure_flicker();
   void refresh_confidence_view(size_t shown_views);
+  void refresh_cloud(size_t shown_views);
+  CloudInputs cloud_inputs() const;
   void apply_requests();
   void render_views(const FrameLayout& layout);
   bool screenshot_due() const;
@@ -135,6 +139,7 @@ class ViewerApp {
   bool imgui_ready_ = false;
   std::unique_ptr<ViewTextures> textures_;
   std::unique_ptr<ViewRenderer> renderer_;
+  std::unique_ptr<CloudView> cloud_view_;  // the 3D view
   std::unique_ptr<FramePipeline> pipeline_;
   NoticeCollector notices_;                // the sources' notices, from the capture thread
   std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
@@ -180,6 +185,7 @@ class ViewerApp {
   size_t select_cell_ = 0;               // the view it started in
   float select_from_x_ = 0.0f, select_from_y_ = 0.0f;  // where it started, image pixels
   int64_t confidence_sequence_ = -1;  // the frame whose confidence the texture holds
+  bool cloud_path_logged_ = false;
   int64_t frames_shown_ = 0;
   uint64_t latest_generation_ = 0;
   int64_t gl_frames_ = 0;
@@ -226,6 +232,7 @@ ViewerApp::~ViewerApp() {
   interop_views_.reset();  // unregistered while the textures and the context exist
   interop_view_.reset();
 #endif
+  cloud_view_.reset();
   renderer_.reset();
   textures_.reset();
   if (imgui_ready_) {
@@ -292,6 +299,8 @@ void ViewerApp::open_window() {
 #endif
   state_.add_log(std::string("CUDA-GL interop: ") + (interop_ ? "on" : "off") + " (" +
                  interop_reason_ + ")");
+  cloud_view_ = std::make_unique<CloudView>(shader_dir, interop_,
+                                            [this](const std::string& line) { state_.add_log(line); });
 }
 
 bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
@@ -734,6 +743,7 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
   cursor_ = CursorReadout{};
   if (!ImGui::IsMouseDown(0)) dragging_ = false;
   if (!ImGui::IsMouseDown(1)) selecting_ = false;
+  if (!dragging_ && !selecting_ && cloud_view_->handle_mouse(layout.cells, state_.settings.views)) return;
   if (io.WantCaptureMouse && !dragging_ && !selecting_) return;
   const float mx = io.MousePos.x, my = io.MousePos.y;
   // A pointer that never moved (parked where the window opened, as under Xvfb) gets no tooltip.
@@ -741,6 +751,7 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
     mouse_moved_ = true;
   }
   for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (state_.settings.views[i] == ViewKind::Cloud) continue;  // cloud_view_'s mouse
     const Rect& cell = layout.cells[i];
     // A region drag stays with the view it started in, wherever the pointer goes.
     if (selecting_ ? i != select_cell_ : !cell.contains(mx, my) && !dragging_) continue;
@@ -795,6 +806,7 @@ void ViewerApp::draw_region_outline(const FrameLayout& layout) {
   if (r.empty() || iw <= 0 || ih <= 0) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (state_.settings.views[i] == ViewKind::Cloud) continue;
     const Rect& cell = layout.cells[i];
     const Rect& image = layout.images[i];
     const ImVec2 a(image.x + r.x * image.w / iw, image.y + r.y * image.h / ih);
@@ -815,8 +827,11 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
                   IM_COL32(70, 70, 70, 255));
     const bool no_confidence = state_.settings.views[i] == ViewKind::Confidence && frame_ &&
                                frame_->result.confidence.empty();
+    const std::string cloud_label = cloud_view_->label();
     const char* name = no_confidence ? "confidence (off: turn on 'confidence' in the panel)"
-                                     : view_kind_name(state_.settings.views[i]);
+                       : state_.settings.views[i] == ViewKind::Cloud
+                           ? cloud_label.c_str()
+                           : view_kind_name(state_.settings.views[i]);
     draw->AddRectFilled(ImVec2(cell.x, cell.y),
                         ImVec2(cell.x + ImGui::CalcTextSize(name).x + 8.0f,
                                cell.y + ImGui::GetTextLineHeightWithSpacing()),
@@ -849,7 +864,8 @@ void ViewerApp::draw_epipolar_lines(const FrameLayout& layout) {
   if (ih <= 0) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (size_t i = 0; i < layout.cells.size(); ++i) {
-    if (state_.settings.views[i] == ViewKind::Disparity) continue;
+    const ViewKind kind = state_.settings.views[i];
+    if (kind == ViewKind::Disparity || kind == ViewKind::Cloud) continue;
     const Rect& cell = layout.cells[i];
     const Rect& image = layout.images[i];
     const float x0 = std::max(cell.x, image.x);
@@ -872,6 +888,9 @@ void ViewerApp::apply_requests() {
   if (requests.params_changed) latest_generation_ = processing.set_params(state_.params);
   if (!requests.engine.empty() && state_.engine.request(requests.engine)) {
     processing.request_engine(requests.engine);
+  }
+  if (requests.cloud_preset >= 0) {
+    cloud_view_->show_preset(static_cast<CloudViewPreset>(requests.cloud_preset));
   }
   if (requests.dock_timings) timings_window_.dock();
   if (requests.dock_recording) recording_dock_.dock();
@@ -945,6 +964,35 @@ void ViewerApp::refresh_confidence_view(size_t shown_views) {
   }
 }
 
+CloudInputs ViewerApp::cloud_inputs() const {
+  CloudInputs in;
+  in.geometry = shown_geometry();
+  in.manual = state_.settings.calibration;
+  in.colour_range = colour_range_.range();
+  in.colormap = state_.settings.colormap;
+  in.settings = state_.settings.cloud;
+  return in;
+}
+
+// The 3D view's vertices, made only while a view shows it.
+void ViewerApp::refresh_cloud(size_t shown_views) {
+  if (!frame_) return;
+  bool shown = false;
+  for (size_t i = 0; i < shown_views; ++i) shown |= state_.settings.views[i] == ViewKind::Cloud;
+  if (!shown) return;
+  const PointCloudRenderer::Path before = cloud_view_->path();
+  try {
+    cloud_view_->update(*frame_, cloud_inputs());
+  } catch (const std::exception& e) {
+    state_.add_log(std::string("error: 3D view: ") + e.what());
+    return;
+  }
+  if (cloud_view_->path() != before || !cloud_path_logged_) {
+    cloud_path_logged_ = true;
+    state_.add_log(std::string("3D view path: ") + cloud_path_name(cloud_view_->path()));
+  }
+}
+
 void ViewerApp::render_views(const FrameLayout& layout) {
   Framebuffer fb;
   glfwGetFramebufferSize(window_, &fb.width, &fb.height);
@@ -956,7 +1004,12 @@ void ViewerApp::render_views(const FrameLayout& layout) {
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   refresh_confidence_view(layout.cells.size());
+  refresh_cloud(layout.cells.size());
   for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (state_.settings.views[i] == ViewKind::Cloud) {
+      if (frame_) cloud_view_->draw(layout.cells[i], fb, state_.settings.cloud);
+      continue;
+    }
     renderer_->draw(*textures_, state_.settings.views[i], layout.cells[i], layout.images[i],
                     state_.settings.blend_alpha, fb);
   }
@@ -1033,10 +1086,17 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
   std::printf("screenshot %s %dx%d, frame %lld\n", options_.screenshot_path.c_str(), fb_w, fb_h,
               static_cast<long long>(frame_ ? frame_->pair.index : -1));
   for (size_t i = 0; i < layout.cells.size(); ++i) {
-    const Rect& r = layout.images[i];
-    std::printf("view %zu %s image at %.1f %.1f size %.1f %.1f of %dx%d\n", i,
-                view_kind_name(state_.settings.views[i]), r.x * sx, r.y * sy, r.w * sx, r.h * sy,
-                textures_->width(), textures_->height());
+    // The 3D view fills its cell; the 2D views show the image inside theirs.
+    const bool cloud = state_.settings.views[i] == ViewKind::Cloud;
+    const Rect& r = cloud ? layout.cells[i] : layout.images[i];
+    std::printf("view %zu %s %s at %.1f %.1f size %.1f %.1f of %dx%d\n", i,
+                view_kind_name(state_.settings.views[i]), cloud ? "cell" : "image", r.x * sx,
+                r.y * sy, r.w * sx, r.h * sy, textures_->width(), textures_->height());
+  }
+  if (std::find(state_.settings.views.begin(), state_.settings.views.begin() + layout.cells.size(),
+                ViewKind::Cloud) != state_.settings.views.begin() + layout.cells.size()) {
+    std::printf("3d view: %s, path %s\n", cloud_view_->label().c_str(),
+                cloud_path_name(cloud_view_->path()));
   }
   print_window_placement(sx, sy);
   std::fflush(stdout);
@@ -1060,6 +1120,7 @@ ViewerStatus ViewerApp::make_status() const {
   status.source_live = pipeline_->is_live();
   status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
+  status.cloud_path = cloud_path_name(cloud_view_->path());
   if (frame_) {
     status.histogram = &colour_range_.histogram();
     status.colour_range = colour_range_.range();

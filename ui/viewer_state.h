@@ -38,6 +38,7 @@ struct PanelRequests {
   bool toggle_fullscreen = false;
   bool dock_timings = false;      // View > Dock timings
   bool dock_recording = false;    // View > Dock the Recording window
+  int cloud_preset = -1;          // a CloudViewPreset to put the 3D view's camera at
   bool quit = false;
 };
 
@@ -77,6 +78,7 @@ struct ViewerStatus {
   int64_t frames_shown = 0;
   DisplayPath display_path = DisplayPath::HostUpload;  // the disparity's
   DisplayPath views_display_path = DisplayPath::HostUpload;
+  std::string cloud_path = "host upload";  // how the 3D view's vertices are made
   std::string gl_renderer;
   std::string gpu_memory;
   int image_width = 0;

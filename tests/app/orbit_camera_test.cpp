@@ -132,10 +132,15 @@ TEST(OrbitCamera, OrbitPanAndZoomFollowTheMouse) {
   camera.set_preset(CloudViewPreset::Front, scene());
   const Vec3 centre{0.0f, 0.0f, 6.0f};
   const Vec3 a = project(camera.cloud_to_clip(1.0f), centre);
-  camera.pan(50.0f, 20.0f, 400.0f);
+  camera.pan(50.0f, 20.0f, 400.0f, 400.0f);
   const Vec3 b = project(camera.cloud_to_clip(1.0f), centre);
   EXPECT_NEAR((b.x - a.x) * 200.0f, 50.0f, 1e-2);   // 400 px high, aspect 1: 200 px per ndc unit
   EXPECT_NEAR((b.y - a.y) * 200.0f, -20.0f, 1e-2);  // down in the window is -y in ndc
+
+  // A cell narrower than the image still shows all of it (the view widens, not crops).
+  camera.set_preset(CloudViewPreset::Camera, scene());
+  const Vec3 right_edge{(640.0f - 320.0f) * 5.0f / kFocal, 0.0f, 5.0f};  // the image's right edge
+  EXPECT_NEAR(project(camera.cloud_to_clip(0.5f), right_edge).x, 1.0f, 1e-3);
 
   // Zooming in magnifies.
   camera.set_preset(CloudViewPreset::Camera, scene());
