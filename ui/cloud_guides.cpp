@@ -25,6 +25,7 @@ CloudScene cloud_scene_for(const CloudProjection& projection, int width, int hei
                           : 0.5f * (span.near_z + span.far_z);
   scene.fov_x = 2.0f * std::atan(0.5f * static_cast<float>(width) / focal);
   scene.fov_y = 2.0f * std::atan(0.5f * static_cast<float>(height) / focal);
+  scene.pinhole = projection.metric;
   return scene;
 }
 

@@ -100,7 +100,7 @@ void OrbitCamera::set_preset(CloudViewPreset preset, const CloudScene& scene) {
   fit(scene);
   yaw = 0.0f;
   pitch = 0.0f;
-  orthographic = preset != CloudViewPreset::Camera;
+  orthographic = preset != CloudViewPreset::Camera || !scene.pinhole;
   if (preset == CloudViewPreset::Camera) {
     distance = -target.z;  // the eye at the stereo camera's centre
     return;

@@ -36,10 +36,14 @@ struct CloudScene {
   float far_z = 10.0f;
   float fov_x = 1.0f;
   float fov_y = 0.8f;
+  // False for a cloud in pixel units (no geometry): x and y do not shrink with depth there, so
+  // the camera's own view of it is orthographic.
+  bool pinhole = true;
 };
 
 // Camera: the stereo camera's own view (perspective, at its centre, with its field of view:
-// the cloud looks like the image). Front, Top, Side: orthographic views of the whole depth
+// the cloud looks like the image; orthographic for a cloud in pixel units, which then looks
+// like the image too). Front, Top, Side: orthographic views of the whole depth
 // range from behind the camera, from above, from the right.
 enum class CloudViewPreset { Camera, Front, Top, Side };
 const char* cloud_view_preset_name(CloudViewPreset preset);

@@ -150,6 +150,26 @@ TEST(OrbitCamera, OrbitPanAndZoomFollowTheMouse) {
   EXPECT_GT(project(camera.cloud_to_clip(1.0f), off_axis).x, x0);
 }
 
+// In pixel units (no geometry) x and y keep their pixel values at every depth: the camera's view
+// is orthographic, and the image's columns and rows land where the image has them.
+TEST(OrbitCamera, CameraPresetInPixelUnitsIsOrthographic) {
+  CloudScene pixels = scene();
+  pixels.pinhole = false;
+  pixels.near_z = 1.0f;
+  pixels.far_z = 64.0f;
+  pixels.fov_x = 2.0f * std::atan(0.5f * kW / 32.5f);
+  pixels.fov_y = 2.0f * std::atan(0.5f * kH / 32.5f);
+  OrbitCamera camera;
+  camera.set_preset(CloudViewPreset::Camera, pixels);
+  EXPECT_TRUE(camera.orthographic);
+  const Mat4 m = camera.cloud_to_clip(kW / kH);
+  for (const float z : {2.0f, 30.0f, 60.0f}) {
+    const Vec3 ndc = project(m, Vec3{160.0f, -120.0f, z});
+    EXPECT_NEAR(ndc.x, 0.5f, 1e-4) << z;
+    EXPECT_NEAR(ndc.y, 0.5f, 1e-4) << z;
+  }
+}
+
 TEST(OrbitCamera, PresetNames) {
   for (CloudViewPreset p : {CloudViewPreset::Camera, CloudViewPreset::Front, CloudViewPreset::Top,
                             CloudViewPreset::Side}) {
