@@ -81,6 +81,7 @@ void CloudView::update(const ProcessedFrame& frame, const CloudInputs& inputs) {
   if (key_ && *key_ == key) return;
   key_ = std::make_unique<Key>(key);
   if (try_interop(frame, key.style)) return;
+  vertices_stale_ = true;  // the style may have changed for the same frame
   host_vertices(frame, inputs);
   renderer_.upload_from_host(vertices_);
 }

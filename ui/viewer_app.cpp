@@ -29,6 +29,7 @@
 #include "src/core/param_table.h"
 #include "src/io/calibration_writer.h"
 #include "src/io/png_io.h"
+#include "src/io/point_cloud_ply.h"
 #include "ui/calibrate_window.h"
 #include "ui/cloud_view.h"
 #include "ui/colour_bar.h"
@@ -118,6 +119,7 @@ class ViewerApp {
   void measure_flicker();
   void refresh_confidence_view(size_t shown_views);
   void refresh_cloud(size_t shown_views);
+  void write_cloud_snapshot();
   CloudInputs cloud_inputs() const;
   void apply_requests();
   void render_views(const FrameLayout& layout);
@@ -913,6 +915,7 @@ void ViewerApp::apply_requests() {
             write_snapshot(state_.snapshot_dir, *frame_, colorized(), geometry ? &*geometry : nullptr);
         state_.add_log("snapshot: " + written[0] + " (+ .pfm, left, right, 16-bit" +
                        (geometry ? ", .ply)" : ")"));
+        write_cloud_snapshot();
       } catch (const std::exception& e) {
         state_.add_log(std::string("error: snapshot: ") + e.what());
       }
@@ -972,6 +975,21 @@ CloudInputs ViewerApp::cloud_inputs() const {
   in.colormap = state_.settings.colormap;
   in.settings = state_.settings.cloud;
   return in;
+}
+
+// With a 3D view on screen, its cloud as shown (visible points, their colours) beside the
+// snapshot: frame_<index>_cloud.ply.
+void ViewerApp::write_cloud_snapshot() {
+  const auto end = state_.settings.views.begin() + layout_.cells.size();
+  if (std::find(state_.settings.views.begin(), end, ViewKind::Cloud) == end) return;
+  char name[64];
+  std::snprintf(name, sizeof name, "/frame_%06lld_cloud.ply",
+                static_cast<long long>(frame_->pair.index));
+  const std::string path = state_.snapshot_dir + name;
+  const int64_t count = write_cloud_vertices_ply(
+      path, cloud_view_->host_vertices(*frame_, cloud_inputs()),
+      cloud_view_->metric() ? "metres" : "pixels");
+  state_.add_log("snapshot: " + path + " (" + std::to_string(count) + " points of the 3D view)");
 }
 
 // The 3D view's vertices, made only while a view shows it.

@@ -2,8 +2,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/core/image.h"
+#include "src/core/point_cloud_math.h"
 #include "src/io/stereo_calibration.h"
 
 namespace sv {
@@ -17,6 +19,12 @@ namespace sv {
 // when writing fails, InputError when the images differ in size.
 int64_t write_point_cloud_ply(const std::string& path, const ImageF32& disparity,
                               const ImageRgb8& left, const StereoGeometry& geometry);
+
+// The 3D view's cloud as it is shown: its visible vertices (alpha > 0), in their order and with
+// their colours, in the same binary PLY layout; `units` goes into a comment ("metres", "pixels").
+// Returns the vertex count; RuntimeError naming the file when writing fails.
+int64_t write_cloud_vertices_ply(const std::string& path, const std::vector<CloudVertex>& vertices,
+                                 const std::string& units);
 
 // The pixels write_point_cloud_ply turns into vertices.
 int64_t count_point_cloud_vertices(const ImageF32& disparity, const StereoGeometry& geometry);

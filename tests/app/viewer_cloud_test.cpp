@@ -238,6 +238,39 @@ TEST_F(ViewerCloudTest, PresetViewsSeeTheSceneAlongTheirAxes) {
             (side_columns.last - side_columns.first) * 85 / 100);
 }
 
+// The header's vertex count of a binary PLY; -1 when it has none.
+long ply_vertex_count(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  long count = -1;
+  while (std::getline(in, line) && line != "end_header") {
+    std::sscanf(line.c_str(), "element vertex %ld", &count);
+  }
+  return count;
+}
+
+// S (a script's snapshot) with a 3D view on screen writes the cloud as shown beside the
+// snapshot: every valid point when nothing hides any (the snapshot's own points.ply), fewer when
+// the confidence threshold hides some.
+TEST_F(ViewerCloudTest, SnapshotWritesTheShownCloud) {
+  std::ofstream(path("snap.txt")) << "at frame 1 snapshot " << path("snaps") << "\n";
+  int code = -1;
+  std::string out = run_viewer({"--size", "160x120", "--script", path("snap.txt")}, &code);
+  ASSERT_EQ(code, 0) << read_all(path("err"));
+  const long all = ply_vertex_count(path("snaps/frame_000000_cloud.ply"));
+  EXPECT_GT(all, 160 * 120 / 2) << read_all(path("err"));
+  EXPECT_EQ(all, ply_vertex_count(path("snaps/frame_000000_points.ply")));
+  EXPECT_NE(read_all(path("err")).find("points of the 3D view"), std::string::npos);
+
+  out = run_viewer({"--size", "160x120", "--script", path("snap.txt"), "--confidence",
+                    "--point-min-confidence", "0.5"},
+                   &code);
+  ASSERT_EQ(code, 0) << read_all(path("err"));
+  const long confident = ply_vertex_count(path("snaps/frame_000000_cloud.ply"));
+  EXPECT_GT(confident, 0);
+  EXPECT_LT(confident, all * 9 / 10);
+}
+
 // A pair without a calibration has no geometry: the cloud is in pixel units and says so.
 TEST_F(ViewerCloudTest, WithoutGeometryTheViewSaysPixelUnits) {
   SyntheticSceneConfig config;
