@@ -20,6 +20,11 @@ InteropPointCloud::~InteropPointCloud() {
   }
 }
 
+void InteropPointCloud::release() {
+  if (buffer_) SV_CUDA_CHECK(cudaStreamSynchronize(stream_));  // no write still queued on it
+  buffer_.reset();
+}
+
 void InteropPointCloud::show(const DeviceDisparity& disparity, const DeviceViews* views,
                              const ImageRgb8& left, const ImageF32& confidence,
                              const CloudProjection& projection, const CloudStyle& style,

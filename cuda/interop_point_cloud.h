@@ -35,6 +35,9 @@ class InteropPointCloud {
             const ImageF32& confidence, const CloudProjection& projection,
             const CloudStyle& style, unsigned int gl_buffer, size_t capacity,
             uint64_t generation);
+  // Unregisters the buffer: call before its storage is re-specified (glBufferData), as CUDA
+  // requires of a registered resource; the next show() registers it again.
+  void release();
 
  private:
   cudaStream_t stream_ = nullptr;

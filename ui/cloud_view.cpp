@@ -83,6 +83,7 @@ void CloudView::update(const ProcessedFrame& frame, const CloudInputs& inputs) {
   if (try_interop(frame, key.style)) return;
   vertices_stale_ = true;  // the style may have changed for the same frame
   host_vertices(frame, inputs);
+  resize_buffer(vertices_.size());
   renderer_.upload_from_host(vertices_);
 }
 
@@ -94,7 +95,7 @@ bool CloudView::try_interop(const ProcessedFrame& frame, const CloudStyle& style
   try {
     const auto* views = dynamic_cast<const cuda::DeviceViews*>(frame.result.device_views.get());
     const size_t count = static_cast<size_t>(device->width()) * device->height();
-    renderer_.ensure_capacity(count);
+    resize_buffer(count);
     const ImageRgb8& left =
         frame.result.rectified_left.empty() ? frame.pair.left : frame.result.rectified_left;
     interop_->show(*device, views, left, frame.result.confidence, projection_, style,
@@ -112,6 +113,15 @@ bool CloudView::try_interop(const ProcessedFrame& frame, const CloudStyle& style
   (void)style;
 #endif
   return false;
+}
+
+void CloudView::resize_buffer(size_t count) {
+  if (count == renderer_.capacity()) return;
+#ifdef STEREOVIEW_HAS_CUDA_GL
+  // CUDA must let go of a registered buffer before GL re-specifies its storage.
+  if (interop_) interop_->release();
+#endif
+  renderer_.ensure_capacity(count);
 }
 
 const std::vector<CloudVertex>& CloudView::host_vertices(const ProcessedFrame& frame,

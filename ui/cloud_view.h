@@ -73,6 +73,8 @@ class CloudView {
   struct Key;
   bool try_interop(const ProcessedFrame& frame, const CloudStyle& style);
   CloudStyle style_for(const CloudInputs& inputs) const;
+  // Reallocates the vertex buffer for `count` vertices, unregistering it from CUDA first.
+  void resize_buffer(size_t count);
 
   PointCloudRenderer renderer_;
   std::function<void(const std::string&)> log_;

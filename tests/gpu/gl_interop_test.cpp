@@ -783,7 +783,9 @@ TEST_F(GlInterop, InteropPointCloudBufferEqualsTheHostVertices) {
       for (const CloudVertex& v : expected) shown += v.a != 0 ? 1 : 0;
       EXPECT_GT(shown, static_cast<int>(pixels / 2)) << "the cloud must not be empty";
     }
-    // A reallocated buffer (a new image size in the viewer) is registered again.
+    // A reallocated buffer (a new image size in the viewer) is released first, then registered
+    // again by the next show().
+    cloud.release();
     buffer.allocate(pixels);
     ++generation;
   }
