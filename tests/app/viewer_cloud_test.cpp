@@ -271,6 +271,43 @@ TEST_F(ViewerCloudTest, SnapshotWritesTheShownCloud) {
   EXPECT_LT(confident, all * 9 / 10);
 }
 
+// A colour change on the frame already shown (a still pair: no new frame comes) recolours the
+// cloud: depth through turbo, then through gray, whose points are no longer saturated.
+TEST_F(ViewerCloudTest, ColourChangeOnTheSameFrameShows) {
+  SyntheticSceneConfig config;
+  config.width = 160;
+  config.height = 120;
+  config.max_disparity = 32;
+  const SyntheticFrame f = SyntheticScene(config).render(0);
+  write_png(path("still_left.png"), f.left);
+  write_png(path("still_right.png"), f.right);
+  // Timed, so the change comes after the pair's one frame was drawn in turbo (a frame-numbered
+  // event runs before its frame is drawn); the run waits for it, then ends early (--frames 2 of a
+  // still pair's one frame) with the screenshot.
+  std::ofstream(path("gray.txt")) << "at 3 colormap gray\n";
+  const std::vector<std::string> pair = {"--left", path("still_left.png"), "--right",
+                                         path("still_right.png"), "--disparities", "32",
+                                         "--focal-px", "144", "--baseline-m", "0.2",
+                                         "--point-colour", "depth", "--point-size", "4",
+                                         "--frames", "2"};
+  for (const bool gray : {false, true}) {
+    std::vector<std::string> args = pair;
+    args.insert(args.end(), {"--screenshot", path(gray ? "gray.png" : "turbo.png")});
+    if (gray) args.insert(args.end(), {"--script", path("gray.txt")});
+    int code = -1;
+    const std::string out = run_viewer(args, &code);
+    ASSERT_EQ(code, 0) << read_all(path("err"));
+    const Cell cell = parse_cell(out);
+    ASSERT_TRUE(cell.found) << out;
+    const double saturated = coverage(cloud_pixels(read_image_rgb(path(gray ? "gray.png" : "turbo.png")), cell));
+    if (gray) {
+      EXPECT_LT(saturated, 0.02) << "the points kept their turbo colours";
+    } else {
+      EXPECT_GT(saturated, 0.5);
+    }
+  }
+}
+
 // A pair without a calibration has no geometry: the cloud is in pixel units and says so.
 TEST_F(ViewerCloudTest, WithoutGeometryTheViewSaysPixelUnits) {
   SyntheticSceneConfig config;
