@@ -159,31 +159,39 @@ TEST(PointCloud, HostBuilderEqualsTheProjectionMath) {
   config.max_disparity = 24;
   const SyntheticFrame f = SyntheticScene(config).render(3);
   ImageF32 confidence(config.width, config.height);
-  ImageF32 disparity = f.ground_truth;
+  ImageF32 off_grid = f.ground_truth;
   for (int y = 0; y < config.height; ++y) {
     for (int x = 0; x < config.width; ++x) {
       confidence.at(x, y) = test::hash_value(x, y, 9) / 255.0f;
-      if (test::hash_value(x, y, 2) < 20) disparity.at(x, y) = kInvalidDisparity;
+      if (test::hash_value(x, y, 2) < 20) off_grid.at(x, y) = kInvalidDisparity;
     }
   }
+  // An engine's disparities lie on the 1/16 px grid (the depth colours' shortcut), the ground
+  // truth's do not; a few are behind the camera.
+  ImageF32 on_grid = off_grid;
+  for (float& d : on_grid.pixels()) d = std::isfinite(d) ? std::round(d * 16.0f) / 16.0f - 1.0f : d;
   const CloudProjection p = metric_projection(70.0, 0.3, 41.0, 23.0, 0.0);
-  for (CloudColour colour : {CloudColour::Image, CloudColour::Depth, CloudColour::Confidence}) {
+  for (const auto& [disparity, colour] :
+       {std::pair{&off_grid, CloudColour::Image}, std::pair{&off_grid, CloudColour::Depth},
+        std::pair{&off_grid, CloudColour::Confidence}, std::pair{&on_grid, CloudColour::Image},
+        std::pair{&on_grid, CloudColour::Depth}, std::pair{&on_grid, CloudColour::Confidence}}) {
     CloudStyle style;
     style.colour = colour;
     style.depth_near = 1.0f;
     style.depth_far = 12.0f;
     style.min_confidence = 0.2f;
     std::vector<CloudVertex> vertices;
-    build_cloud_vertices(disparity, f.left, confidence, p, style, vertices);
+    build_cloud_vertices(*disparity, f.left, confidence, p, style, vertices);
     int shown = 0, hidden_count = 0;
     for (int y = 0; y < config.height; ++y) {
       for (int x = 0; x < config.width; ++x) {
         const Rgb8& c = f.left.at(x, y);
         const uint8_t rgb[3] = {c.r, c.g, c.b};
         const CloudVertex expected =
-            cloud_vertex(p, style, x, y, disparity.at(x, y), rgb, confidence.at(x, y));
+            cloud_vertex(p, style, x, y, disparity->at(x, y), rgb, confidence.at(x, y));
         const CloudVertex& got = vertices[static_cast<size_t>(y) * config.width + x];
-        ASSERT_EQ(std::memcmp(&got, &expected, sizeof got), 0) << x << "," << y;
+        ASSERT_EQ(std::memcmp(&got, &expected, sizeof got), 0)
+            << x << "," << y << (disparity == &on_grid ? " on the grid" : " off the grid");
         (hidden(got) ? hidden_count : shown)++;
       }
     }
