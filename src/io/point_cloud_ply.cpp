@@ -1,12 +1,11 @@
 #include "src/io/point_cloud_ply.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/io/atomic_file.h"
 
 namespace sv {
 namespace {
@@ -21,19 +20,16 @@ void append_le(std::vector<char>& out, float value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
 }
 
+// Whole or not at all (a full disk leaves no half cloud): written beside and renamed.
 void write_ply(const std::string& path, const std::string& comment, int64_t count,
                const std::vector<char>& body) {
-  const std::string header =
+  std::string bytes =
       "ply\nformat binary_little_endian 1.0\ncomment " + comment + "\nelement vertex " +
       std::to_string(count) +
       "\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\n"
       "property uchar green\nproperty uchar blue\nend_header\n";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw RuntimeError("cannot write point cloud " + path + ": " + std::strerror(errno));
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(body.data(), static_cast<std::streamsize>(body.size()));
-  out.flush();
-  if (!out) throw RuntimeError("cannot write point cloud " + path + ": " + std::strerror(errno));
+  bytes.append(body.data(), body.size());
+  write_file_atomically(path, bytes);
 }
 
 }  // namespace

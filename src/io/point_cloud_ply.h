@@ -15,8 +15,9 @@ namespace sv {
 //   Z = f B / (d - disparity_offset),  X = (x - cx) Z / f,  Y = (y - cy) Z / f
 // (x right, y down, z forward, units of the baseline), coloured by the left view's pixel.
 // Written as binary little-endian PLY: float x, y, z; uchar red, green, blue per vertex, which
-// MeshLab, CloudCompare and Open3D read. Returns the vertex count; RuntimeError naming the file
-// when writing fails, InputError when the images differ in size.
+// MeshLab, CloudCompare and Open3D read. The file is written whole or not at all (a temporary
+// file renamed, atomic_file.h). Returns the vertex count; RuntimeError naming the file when
+// writing fails, InputError when the images differ in size.
 int64_t write_point_cloud_ply(const std::string& path, const ImageF32& disparity,
                               const ImageRgb8& left, const StereoGeometry& geometry);
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -11,12 +12,14 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/image_formats.h"
-#include "src/core/synthetic_scene.h"
-#include "src/io/png_io.h"
 #include "src/core/point_cloud_vertices.h"
+#include "src/core/synthetic_scene.h"
+#include "src/io/atomic_file.h"
+#include "src/io/png_io.h"
 #include "src/io/point_cloud_ply.h"
 #include "src/io/snapshot_files.h"
 #include "tests/io/io_test_support.h"
+#include "tests/io/small_disk.h"
 
 namespace sv {
 namespace {
@@ -122,6 +125,32 @@ TEST(PointCloudPly, ShownCloudDecodesBackToItsVisibleVertices) {
     EXPECT_NEAR(all[i].x, points[i].x, 1e-5f * points[i].z);
     EXPECT_EQ(all[i].g, points[i].g);
   }
+}
+
+// A cloud that does not fit (a file size limit, as a full disk) is refused with the reason and
+// leaves nothing: no half file that a viewer would read as a shorter cloud, no temporary file.
+TEST(PointCloudPly, AFullDiskLeavesNoHalfCloud) {
+  const std::string dir = test::fresh_dir("cloud_full");
+  std::vector<CloudVertex> cloud(2000, CloudVertex{1.0f, 2.0f, 3.0f, 10, 20, 30, 255});
+  test::FullDiskSetup setup;
+  setup.file_size_limit = 4096;  // the cloud is 30 kB
+  const test::ChildOutcome outcome = test::run_with_full_disk(setup, [&] {
+    try {
+      write_cloud_vertices_ply(dir + "/cloud.ply", cloud, "metres");
+      return std::string("written");
+    } catch (const RuntimeError& e) {
+      return std::string("error: ") + e.what();
+    }
+  });
+  ASSERT_TRUE(outcome.skipped.empty()) << outcome.skipped;
+  EXPECT_FALSE(outcome.crashed);
+  EXPECT_EQ(outcome.report.rfind("error: cannot write " + dir + "/cloud.ply", 0), 0u) << outcome.report;
+  EXPECT_NE(outcome.report.find("File too large"), std::string::npos) << outcome.report;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/cloud.ply"));
+  EXPECT_FALSE(std::filesystem::exists(atomic_write_temp_path(dir + "/cloud.ply")));
+  // With room it is written whole.
+  EXPECT_EQ(write_cloud_vertices_ply(dir + "/cloud.ply", cloud, "metres"), 2000);
+  EXPECT_EQ(read_ply(dir + "/cloud.ply").size(), 2000u);
 }
 
 TEST(PointCloudPly, SyntheticGroundTruthPutsTheBackWallAtDepthTen) {
