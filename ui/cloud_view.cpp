@@ -81,8 +81,7 @@ void CloudView::update(const ProcessedFrame& frame, const CloudInputs& inputs) {
   if (key_ && *key_ == key) return;
   key_ = std::make_unique<Key>(key);
   if (try_interop(frame, key.style)) return;
-  vertices_stale_ = true;  // the style may have changed for the same frame
-  host_vertices(frame, inputs);
+  build_host_vertices(frame, inputs);
   resize_buffer(vertices_.size());
   renderer_.upload_from_host(vertices_);
 }
@@ -126,7 +125,12 @@ void CloudView::resize_buffer(size_t count) {
 
 const std::vector<CloudVertex>& CloudView::host_vertices(const ProcessedFrame& frame,
                                                          const CloudInputs& inputs) {
-  if (key_ && key_->sequence == frame.sequence && !vertices_stale_) return vertices_;
+  update(frame, inputs);  // the frame's projection and style, whatever was drawn before
+  if (vertices_stale_) build_host_vertices(frame, inputs);
+  return vertices_;
+}
+
+void CloudView::build_host_vertices(const ProcessedFrame& frame, const CloudInputs& inputs) {
   const ImageRgb8& left =
       frame.result.rectified_left.empty() ? frame.pair.left : frame.result.rectified_left;
   const bool left_fits = left.same_size(frame.result.disparity);
@@ -135,7 +139,6 @@ const std::vector<CloudVertex>& CloudView::host_vertices(const ProcessedFrame& f
                        confidence_fits ? frame.result.confidence : ImageF32(), projection_,
                        style_for(inputs), vertices_);
   vertices_stale_ = false;
-  return vertices_;
 }
 
 void CloudView::draw(const Rect& cell, const Framebuffer& framebuffer,

@@ -56,6 +56,9 @@ class CloudView {
   void draw(const Rect& cell, const Framebuffer& framebuffer, const CloudSettings& settings);
   // Puts the camera at a preset, fitted to the scene last updated.
   void show_preset(CloudViewPreset preset);
+  // The next update() fits the camera to its scene again (a new source), at the --cloud-view
+  // preset.
+  void fit_on_next_frame() { camera_fitted_ = false; }
   // Left drag orbits, right (or middle) drag pans, the wheel zooms, a double click goes back to
   // the camera's view; only over a cell showing the 3D view (or while a drag it began goes on).
   // True when it used the mouse, so the 2D views' handling leaves it alone.
@@ -63,7 +66,8 @@ class CloudView {
 
   // The cell's title: the units the cloud is in.
   std::string label() const;
-  // The shown cloud on the host (for the snapshot's PLY), built on demand after the interop path.
+  // The cloud of `frame` as update() shows it, on the host (the snapshot's and the recording's
+  // PLY): the host path's vertices, or built on demand after the interop path.
   const std::vector<CloudVertex>& host_vertices(const ProcessedFrame& frame, const CloudInputs& inputs);
   bool metric() const { return projection_.metric; }
   PointCloudRenderer::Path path() const { return renderer_.path(); }
@@ -72,6 +76,7 @@ class CloudView {
  private:
   struct Key;
   bool try_interop(const ProcessedFrame& frame, const CloudStyle& style);
+  void build_host_vertices(const ProcessedFrame& frame, const CloudInputs& inputs);
   CloudStyle style_for(const CloudInputs& inputs) const;
   // Reallocates the vertex buffer for `count` vertices, unregistering it from CUDA first.
   void resize_buffer(size_t count);

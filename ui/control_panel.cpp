@@ -228,6 +228,18 @@ void cloud_section(ViewerState& state, const ViewerStatus& status) {
   ImGui::SameLine();
   ImGui::Checkbox("frustum", &c.frustum);
   ImGui::TextDisabled("3D view path: %s", status.cloud_path.c_str());
+  ImGui::InputText("cloud folder", &state.cloud_record_dir);
+  const bool recording = !status.cloud_recording.empty();
+  if (ImGui::Button(recording ? "Stop recording clouds" : "Record clouds")) {
+    state.requests.toggle_cloud_recording = true;
+  }
+  help_tooltip("The cloud of every shown frame, as shown, as cloud_<frame>.ply in the folder, "
+               "written on a thread of its own (clouds the disk cannot keep up with are counted "
+               "as dropped).");
+  if (recording) {
+    ImGui::SameLine();
+    ImGui::TextUnformatted(status.cloud_recording.c_str());
+  }
 }
 
 void region_section(ViewerState& state, const ViewerStatus& status) {

@@ -31,6 +31,7 @@
 #include "src/io/png_io.h"
 #include "src/io/point_cloud_ply.h"
 #include "ui/calibrate_window.h"
+#include "ui/cloud_recorder.h"
 #include "ui/cloud_view.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
@@ -120,6 +121,9 @@ class ViewerApp {
   void refresh_confidence_view(size_t shown_views);
   void refresh_cloud(size_t shown_views);
   void write_cloud_snapshot();
+  void start_cloud_recording(const std::string& folder);
+  void stop_cloud_recording();
+  void record_cloud();
   CloudInputs cloud_inputs() const;
   void apply_requests();
   void render_views(const FrameLayout& layout);
@@ -142,6 +146,10 @@ class ViewerApp {
   std::unique_ptr<ViewTextures> textures_;
   std::unique_ptr<ViewRenderer> renderer_;
   std::unique_ptr<CloudView> cloud_view_;  // the 3D view
+  std::unique_ptr<CloudRecorder> cloud_recorder_;  // its recording, a PLY per frame
+  int64_t cloud_recorded_sequence_ = -1;
+  bool cloud_error_logged_ = false;
+  std::string cloud_error_;  // the 3D view's last failure, logged once
   std::unique_ptr<FramePipeline> pipeline_;
   NoticeCollector notices_;                // the sources' notices, from the capture thread
   std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
@@ -230,6 +238,7 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
 
 ViewerApp::~ViewerApp() {
   pipeline_.reset();  // threads first: they hold no GL objects, but the log goes to state_
+  stop_cloud_recording();  // its queued clouds are written
 #ifdef STEREOVIEW_HAS_CUDA_GL
   interop_views_.reset();  // unregistered while the textures and the context exist
   interop_view_.reset();
@@ -303,6 +312,7 @@ void ViewerApp::open_window() {
                  interop_reason_ + ")");
   cloud_view_ = std::make_unique<CloudView>(shader_dir, interop_,
                                             [this](const std::string& line) { state_.add_log(line); });
+  if (!options_.record_cloud_dir.empty()) start_cloud_recording(options_.record_cloud_dir);
 }
 
 bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
@@ -341,6 +351,7 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   awaiting_index_ = -1;
   timings_.clear();
   update_calibration();
+  if (cloud_view_) cloud_view_->fit_on_next_frame();  // another scene, other depths
   state_.add_log("source: " + pipeline_->capture().status().source);
   if (!opened.calibration_summary.empty()) {
     state_.add_log("depth from the calibration: " + opened.calibration_summary);
@@ -891,6 +902,13 @@ void ViewerApp::apply_requests() {
   if (!requests.engine.empty() && state_.engine.request(requests.engine)) {
     processing.request_engine(requests.engine);
   }
+  if (requests.toggle_cloud_recording) {
+    if (cloud_recorder_) {
+      stop_cloud_recording();
+    } else {
+      start_cloud_recording(state_.cloud_record_dir);
+    }
+  }
   if (requests.cloud_preset >= 0) {
     cloud_view_->show_preset(static_cast<CloudViewPreset>(requests.cloud_preset));
   }
@@ -986,9 +1004,10 @@ void ViewerApp::write_cloud_snapshot() {
   std::snprintf(name, sizeof name, "/frame_%06lld_cloud.ply",
                 static_cast<long long>(frame_->pair.index));
   const std::string path = state_.snapshot_dir + name;
-  const int64_t count = write_cloud_vertices_ply(
-      path, cloud_view_->host_vertices(*frame_, cloud_inputs()),
-      cloud_view_->metric() ? "metres" : "pixels");
+  // The vertices first: they bring the view's projection (and so its units) up to this frame.
+  const std::vector<CloudVertex>& vertices = cloud_view_->host_vertices(*frame_, cloud_inputs());
+  const int64_t count =
+      write_cloud_vertices_ply(path, vertices, cloud_view_->metric() ? "metres" : "pixels");
   state_.add_log("snapshot: " + path + " (" + std::to_string(count) + " points of the 3D view)");
 }
 
@@ -1001,14 +1020,54 @@ void ViewerApp::refresh_cloud(size_t shown_views) {
   const PointCloudRenderer::Path before = cloud_view_->path();
   try {
     cloud_view_->update(*frame_, cloud_inputs());
+    cloud_error_.clear();
   } catch (const std::exception& e) {
-    state_.add_log(std::string("error: 3D view: ") + e.what());
+    // Once per distinct failure, not once per display frame.
+    if (cloud_error_ != e.what()) state_.add_log(std::string("error: 3D view: ") + e.what());
+    cloud_error_ = e.what();
     return;
   }
   if (cloud_view_->path() != before || !cloud_path_logged_) {
     cloud_path_logged_ = true;
     state_.add_log(std::string("3D view path: ") + cloud_path_name(cloud_view_->path()));
   }
+  record_cloud();
+}
+
+void ViewerApp::start_cloud_recording(const std::string& folder) {
+  try {
+    cloud_recorder_ = std::make_unique<CloudRecorder>(folder);
+    cloud_recorded_sequence_ = -1;
+    cloud_error_logged_ = false;
+    state_.add_log("3D view: recording clouds into " + folder);
+  } catch (const std::exception& e) {
+    state_.add_log(std::string("error: 3D view recording: ") + e.what());
+  }
+}
+
+void ViewerApp::stop_cloud_recording() {
+  if (!cloud_recorder_) return;
+  cloud_recorder_->finish();
+  const CloudRecorder::Status s = cloud_recorder_->status();
+  state_.add_log("3D view: recorded " + std::to_string(s.written) + " clouds into " +
+                 cloud_recorder_->folder() + ", " + std::to_string(s.dropped) + " dropped" +
+                 (s.error.empty() ? "" : " (stopped: " + s.error + ")"));
+  cloud_recorder_.reset();
+}
+
+// Each new frame's cloud, as shown, to the recorder's thread.
+void ViewerApp::record_cloud() {
+  if (!cloud_recorder_ || cloud_recorded_sequence_ == frame_->sequence) return;
+  cloud_recorded_sequence_ = frame_->sequence;
+  const CloudRecorder::Status s = cloud_recorder_->status();
+  if (!s.error.empty()) {
+    if (!cloud_error_logged_) state_.add_log("error: 3D view recording: " + s.error);
+    cloud_error_logged_ = true;
+    return;
+  }
+  std::vector<CloudVertex> vertices = cloud_view_->host_vertices(*frame_, cloud_inputs());
+  cloud_recorder_->add(frame_->pair.index, std::move(vertices),
+                       cloud_view_->metric() ? "metres" : "pixels");
 }
 
 void ViewerApp::render_views(const FrameLayout& layout) {
@@ -1139,6 +1198,11 @@ ViewerStatus ViewerApp::make_status() const {
   status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
   status.cloud_path = cloud_path_name(cloud_view_->path());
+  if (cloud_recorder_) {
+    const CloudRecorder::Status s = cloud_recorder_->status();
+    status.cloud_recording = std::to_string(s.written) + " written, " + std::to_string(s.dropped) +
+                             " dropped" + (s.error.empty() ? "" : ", stopped: " + s.error);
+  }
   if (frame_) {
     status.histogram = &colour_range_.histogram();
     status.colour_range = colour_range_.range();

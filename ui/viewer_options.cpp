@@ -173,6 +173,7 @@ std::string viewer_usage() {
       {"--point-colour NAME", "the 3D view's points coloured by image, depth or confidence (default image)"},
       {"--point-size N", "the 3D view's point size in pixels, 1..10 (default 2)"},
       {"--point-min-confidence T", "the 3D view hides points of a lower confidence, 0..1 (default 0)"},
+      {"--record-cloud DIR", "record the 3D view's cloud (as shown) as DIR/cloud_<frame>.ply per frame"},
       {"--colormap NAME", "turbo, jet, inferno or gray (default turbo)"},
       {"--range search|auto|smoothed|MIN:MAX",
        "colormap range (default search: the search range; smoothed: the frame's 1st..99th "
@@ -264,6 +265,8 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       } catch (const InputError& e) {
         throw ViewerUsageError(flag + ": " + e.what());
       }
+    } else if (flag == "--record-cloud") {
+      options.record_cloud_dir = value();
     } else if (flag == "--point-size") {
       options.settings.cloud.point_size = static_cast<float>(parse_integer(flag, value(), 1, 10));
     } else if (flag == "--point-min-confidence") {

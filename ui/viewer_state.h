@@ -39,6 +39,7 @@ struct PanelRequests {
   bool dock_timings = false;      // View > Dock timings
   bool dock_recording = false;    // View > Dock the Recording window
   int cloud_preset = -1;          // a CloudViewPreset to put the 3D view's camera at
+  bool toggle_cloud_recording = false;  // start or stop the 3D view's PLY per frame
   bool quit = false;
 };
 
@@ -62,6 +63,7 @@ struct ViewerState {
   bool scene_calibration = true;  // depth from the synthetic scene's own focal length and baseline
   std::string preset_path = "stereoview.preset";
   std::string snapshot_dir = "snapshots";
+  std::string cloud_record_dir = "clouds";  // the 3D view's recording: a PLY per frame
   ViewTransform transform;
   std::deque<std::string> log;  // newest last
   PanelRequests requests;
@@ -79,6 +81,7 @@ struct ViewerStatus {
   DisplayPath display_path = DisplayPath::HostUpload;  // the disparity's
   DisplayPath views_display_path = DisplayPath::HostUpload;
   std::string cloud_path = "host upload";  // how the 3D view's vertices are made
+  std::string cloud_recording;  // the 3D view's recording: "N written, M dropped", empty when off
   std::string gl_renderer;
   std::string gpu_memory;
   int image_width = 0;

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -238,6 +239,16 @@ TEST_F(ViewerCloudTest, PresetViewsSeeTheSceneAlongTheirAxes) {
             (side_columns.last - side_columns.first) * 85 / 100);
 }
 
+// The header's comment line of a PLY.
+std::string ply_comment(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line) && line != "end_header") {
+    if (line.rfind("comment ", 0) == 0) return line.substr(8);
+  }
+  return "";
+}
+
 // The header's vertex count of a binary PLY; -1 when it has none.
 long ply_vertex_count(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -254,21 +265,55 @@ long ply_vertex_count(const std::string& path) {
 // the confidence threshold hides some.
 TEST_F(ViewerCloudTest, SnapshotWritesTheShownCloud) {
   std::ofstream(path("snap.txt")) << "at frame 1 snapshot " << path("snaps") << "\n";
-  int code = -1;
-  std::string out = run_viewer({"--size", "160x120", "--script", path("snap.txt")}, &code);
-  ASSERT_EQ(code, 0) << read_all(path("err"));
-  const long all = ply_vertex_count(path("snaps/frame_000000_cloud.ply"));
+  // The snapshot's files of the one frame it took (the live scene's frame index varies).
+  auto snapshot_counts = [&](const std::vector<std::string>& extra) {
+    std::filesystem::remove_all(path("snaps"));
+    std::vector<std::string> args = {"--size", "160x120", "--script", path("snap.txt")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    int code = -1;
+    run_viewer(args, &code);
+    EXPECT_EQ(code, 0) << read_all(path("err"));
+    std::pair<long, long> counts{-1, -1};  // cloud.ply, points.ply
+    for (const auto& entry : std::filesystem::directory_iterator(path("snaps"))) {
+      const std::string name = entry.path().filename();
+      if (name.size() > 10 && name.substr(name.size() - 10) == "_cloud.ply") {
+        counts.first = ply_vertex_count(entry.path());
+        // Taken before the frame was first drawn, it is still the frame's cloud, in metres.
+        EXPECT_EQ(ply_comment(entry.path()), "stereoview 3D view, metres, x right, y down, z forward");
+      }
+      if (name.size() > 11 && name.substr(name.size() - 11) == "_points.ply") {
+        counts.second = ply_vertex_count(entry.path());
+      }
+    }
+    return counts;
+  };
+  const auto [all, points] = snapshot_counts({});
   EXPECT_GT(all, 160 * 120 / 2) << read_all(path("err"));
-  EXPECT_EQ(all, ply_vertex_count(path("snaps/frame_000000_points.ply")));
+  EXPECT_EQ(all, points);
   EXPECT_NE(read_all(path("err")).find("points of the 3D view"), std::string::npos);
 
-  out = run_viewer({"--size", "160x120", "--script", path("snap.txt"), "--confidence",
-                    "--point-min-confidence", "0.5"},
-                   &code);
-  ASSERT_EQ(code, 0) << read_all(path("err"));
-  const long confident = ply_vertex_count(path("snaps/frame_000000_cloud.ply"));
+  const auto [confident, points_too] =
+      snapshot_counts({"--confidence", "--point-min-confidence", "0.5"});
   EXPECT_GT(confident, 0);
-  EXPECT_LT(confident, all * 9 / 10);
+  EXPECT_LT(confident, points_too * 9 / 10);
+}
+
+// --record-cloud (the panel's Record clouds) writes each shown frame's cloud as a PLY; the queued
+// ones are written before the viewer exits.
+TEST_F(ViewerCloudTest, RecordsACloudPerShownFrame) {
+  int code = -1;
+  const std::string out =
+      run_viewer({"--size", "160x120", "--frames", "3", "--record-cloud", path("rec")}, &code);
+  ASSERT_EQ(code, 0) << read_all(path("err"));
+  std::vector<long> counts;
+  for (const auto& entry : std::filesystem::directory_iterator(path("rec"))) {
+    if (entry.path().extension() == ".ply") counts.push_back(ply_vertex_count(entry.path()));
+  }
+  ASSERT_EQ(counts.size(), 3u) << read_all(path("err"));
+  for (const long c : counts) EXPECT_GT(c, 160 * 120 / 2);
+  EXPECT_NE(read_all(path("err")).find("3D view: recorded 3 clouds into " + path("rec") + ", 0 dropped"),
+            std::string::npos)
+      << read_all(path("err"));
 }
 
 // A colour change on the frame already shown (a still pair: no new frame comes) recolours the
