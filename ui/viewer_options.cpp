@@ -186,7 +186,7 @@ std::string viewer_usage() {
       {"--hide-panel", "start without the control panel (H shows it)"},
       {"--hide-timings", "start without the Timings window (T shows it)"},
       {"--epipolar-lines", "horizontal lines across the left and right views"},
-      {"--shader-dir DIR", "where view.vert and view.frag are"},
+      {"--shader-dir DIR", "where view.vert, view.frag, cloud.vert and cloud.frag are"},
   }, layout);
   out += "\n" + wrap_paragraph(
                     "Keys: Space pause, Right step, S snapshot, R record, H hide the panel, T hide "
