@@ -16,6 +16,10 @@ FrameEvents::~FrameEvents() {
 }
 
 void FrameEvents::mark_read_on(cudaStream_t stream) const {
+  // Several consumers may read one frame on their own streams (the disparity view and the 3D
+  // view): each mark first waits for the one before, so the event completes only after every
+  // read marked so far, not just the last.
+  SV_CUDA_CHECK(cudaStreamWaitEvent(stream, released_, 0));
   SV_CUDA_CHECK(cudaEventRecord(released_, stream));
 }
 

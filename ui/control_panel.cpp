@@ -217,7 +217,7 @@ void display_section(ViewerState& state, const ViewerStatus& status) {
     std::snprintf(label, sizeof label, "view %d", cell + 1);
     if (ImGui::Combo(label, &kind,
                      "left\0right\0disparity\0blend\0confidence\0disparity-b (A/B)\0"
-                     "difference (A/B)\0")) {
+                     "difference (A/B)\0" "3d\0")) {
       s.views[cell] = static_cast<ViewKind>(kind);
     }
   }
@@ -273,6 +273,50 @@ void display_section(ViewerState& state, const ViewerStatus& status) {
   ImGui::SameLine();
   if (ImGui::Button("Fit")) state.transform = ViewTransform{};
   help_tooltip("Mouse wheel zooms about the cursor, drag pans, double click fits.");
+}
+
+// The 3D view's camera and look; shown while a cell shows it.
+void cloud_section(ViewerState& state, const ViewerStatus& status) {
+  ViewerSettings& s = state.settings;
+  bool shown = false;
+  for (int cell = 0; cell < s.layout; ++cell) shown |= s.views[cell] == ViewKind::Cloud;
+  if (!shown || !ImGui::CollapsingHeader("3D view", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  for (CloudViewPreset preset : {CloudViewPreset::Camera, CloudViewPreset::Front,
+                                 CloudViewPreset::Top, CloudViewPreset::Side}) {
+    if (preset != CloudViewPreset::Camera) ImGui::SameLine();
+    if (ImGui::Button(cloud_view_preset_name(preset))) {
+      state.requests.cloud_preset = static_cast<int>(preset);
+    }
+  }
+  help_tooltip("camera: the stereo camera's own view (also a double click on the view); front, "
+               "top, side: orthographic views of the whole depth range. Left drag orbits, right "
+               "drag pans, the wheel zooms.");
+  CloudSettings& c = s.cloud;
+  int colour = static_cast<int>(c.colour);
+  if (ImGui::Combo("colour by", &colour, "image\0depth\0confidence\0")) {
+    c.colour = static_cast<CloudColour>(colour);
+  }
+  ImGui::SliderFloat("point size", &c.point_size, 1.0f, 10.0f, "%.0f px");
+  ImGui::SliderFloat("min confidence", &c.min_confidence, 0.0f, 1.0f, "%.2f");
+  help_tooltip("Points of a lower confidence are hidden (needs the 'confidence' parameter on).");
+  ImGui::Checkbox("grid", &c.grid);
+  ImGui::SameLine();
+  ImGui::Checkbox("axes", &c.axes);
+  ImGui::SameLine();
+  ImGui::Checkbox("frustum", &c.frustum);
+  ImGui::TextDisabled("3D view path: %s", status.cloud_path.c_str());
+  ImGui::InputText("cloud folder", &state.cloud_record_dir);
+  const bool recording = !status.cloud_recording.empty();
+  if (ImGui::Button(recording ? "Stop recording clouds" : "Record clouds")) {
+    state.requests.toggle_cloud_recording = true;
+  }
+  help_tooltip("The cloud of every shown frame, as shown, as cloud_<frame>.ply in the folder, "
+               "written on a thread of its own (clouds the disk cannot keep up with are counted "
+               "as dropped).");
+  if (recording) {
+    ImGui::SameLine();
+    ImGui::TextUnformatted(status.cloud_recording.c_str());
+  }
 }
 
 void region_section(ViewerState& state, const ViewerStatus& status) {
@@ -457,6 +501,7 @@ void draw_control_panel(ViewerState& state, const ViewerStatus& status, const Re
     engine_section(edited_side(state, status), status);
     // What is seen (colours, histogram, region) before the long parameter list.
     display_section(state, status);
+    cloud_section(state, status);
     region_section(state, status);
     parameters_section(state, edited_side(state, status));
     run_section(state, status);

@@ -10,6 +10,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -30,7 +31,10 @@
 #include "src/core/param_table.h"
 #include "src/io/calibration_writer.h"
 #include "src/io/png_io.h"
+#include "src/io/point_cloud_ply.h"
 #include "ui/calibrate_window.h"
+#include "ui/cloud_recorder.h"
+#include "ui/cloud_view.h"
 #include "ui/colour_bar.h"
 #include "ui/control_panel.h"
 #include "ui/cost_curve_window.h"
@@ -137,6 +141,12 @@ class ViewerApp {
   void update_frame_statistics();
   void measure_flicker();
   void refresh_confidence_view(size_t shown_views);
+  void refresh_cloud(size_t shown_views);
+  void write_cloud_snapshot();
+  void start_cloud_recording(const std::string& folder);
+  void stop_cloud_recording();
+  void record_cloud();
+  CloudInputs cloud_inputs() const;
   void apply_requests();
   void render_views(const FrameLayout& layout);
   bool screenshot_due() const;
@@ -157,6 +167,11 @@ class ViewerApp {
   bool imgui_ready_ = false;
   std::unique_ptr<ViewTextures> textures_;
   std::unique_ptr<ViewRenderer> renderer_;
+  std::unique_ptr<CloudView> cloud_view_;  // the 3D view
+  std::unique_ptr<CloudRecorder> cloud_recorder_;  // its recording, a PLY per frame
+  int64_t cloud_recorded_sequence_ = -1;
+  bool cloud_error_logged_ = false;
+  std::string cloud_error_;  // the 3D view's last failure, logged once
   std::unique_ptr<FramePipeline> pipeline_;
   NoticeCollector notices_;                // the sources' notices, from the capture thread
   std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
@@ -221,6 +236,7 @@ class ViewerApp {
   size_t select_cell_ = 0;               // the view it started in
   float select_from_x_ = 0.0f, select_from_y_ = 0.0f;  // where it started, image pixels
   int64_t confidence_sequence_ = -1;  // the frame whose confidence the texture holds
+  bool cloud_path_logged_ = false;
   int64_t frames_shown_ = 0;
   uint64_t latest_generation_ = 0;
   int64_t gl_frames_ = 0;
@@ -271,10 +287,12 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : options_(options) {
 ViewerApp::~ViewerApp() {
   ab_.stop();  // B's thread before the fan-out that feeds it
   pipeline_.reset();  // threads first: they hold no GL objects, but the log goes to state_
+  stop_cloud_recording();  // its queued clouds are written
 #ifdef STEREOVIEW_HAS_CUDA_GL
   interop_views_.reset();  // unregistered while the textures and the context exist
   interop_view_.reset();
 #endif
+  cloud_view_.reset();
   renderer_.reset();
   textures_.reset();
   if (imgui_ready_) {
@@ -341,6 +359,9 @@ void ViewerApp::open_window() {
 #endif
   state_.add_log(std::string("CUDA-GL interop: ") + (interop_ ? "on" : "off") + " (" +
                  interop_reason_ + ")");
+  cloud_view_ = std::make_unique<CloudView>(shader_dir, interop_,
+                                            [this](const std::string& line) { state_.add_log(line); });
+  if (!options_.record_cloud_dir.empty()) start_cloud_recording(options_.record_cloud_dir);
 }
 
 bool ViewerApp::switch_source(const SourceChoice& choice, int64_t seek_to) {
@@ -383,6 +404,7 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   awaiting_index_ = -1;
   timings_.clear();
   update_calibration();
+  if (cloud_view_) cloud_view_->fit_on_next_frame();  // another scene, other depths
   state_.add_log("source: " + pipeline_->capture().status().source);
   if (!opened.calibration_summary.empty()) {
     state_.add_log("depth from the calibration: " + opened.calibration_summary);
@@ -924,6 +946,7 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
   cursor_ = CursorReadout{};
   if (!ImGui::IsMouseDown(0)) dragging_ = false;
   if (!ImGui::IsMouseDown(1)) selecting_ = false;
+  if (!dragging_ && !selecting_ && cloud_view_->handle_mouse(layout.cells, state_.settings.views)) return;
   if (io.WantCaptureMouse && !dragging_ && !selecting_) return;
   const float mx = io.MousePos.x, my = io.MousePos.y;
   // A pointer that never moved (parked where the window opened, as under Xvfb) gets no tooltip.
@@ -931,6 +954,7 @@ void ViewerApp::handle_mouse(const FrameLayout& layout) {
     mouse_moved_ = true;
   }
   for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (state_.settings.views[i] == ViewKind::Cloud) continue;  // cloud_view_'s mouse
     const Rect& cell = layout.cells[i];
     // A region drag stays with the view it started in, wherever the pointer goes.
     if (selecting_ ? i != select_cell_ : !cell.contains(mx, my) && !dragging_) continue;
@@ -1007,6 +1031,7 @@ void ViewerApp::draw_region_outline(const FrameLayout& layout) {
   if (r.empty() || iw <= 0 || ih <= 0) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (state_.settings.views[i] == ViewKind::Cloud) continue;
     const Rect& cell = layout.cells[i];
     const Rect& image = layout.images[i];
     const ImVec2 a(image.x + r.x * image.w / iw, image.y + r.y * image.h / ih);
@@ -1029,7 +1054,7 @@ void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
     const bool no_confidence = kind == ViewKind::Confidence && frame_ &&
                                frame_->result.confidence.empty();
     const bool ab_view = kind == ViewKind::DisparityB || kind == ViewKind::Difference;
-    std::string label = view_kind_name(kind);
+    std::string label = kind == ViewKind::Cloud ? cloud_view_->label() : view_kind_name(kind);
     if (no_confidence) label = "confidence (off: turn on 'confidence' in the panel)";
     if (ab_view && !ab_.running()) label += " (A/B off: tick 'A/B compare' in the panel)";
     if (ab_view && ab_.running() && !ab_.match()) label += " (waiting for B)";
@@ -1104,7 +1129,10 @@ void ViewerApp::draw_epipolar_lines(const FrameLayout& layout) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (size_t i = 0; i < layout.cells.size(); ++i) {
     const ViewKind kind = state_.settings.views[i];
-    if (kind == ViewKind::Disparity || kind == ViewKind::DisparityB || kind == ViewKind::Difference) continue;
+    if (kind == ViewKind::Disparity || kind == ViewKind::DisparityB || kind == ViewKind::Difference ||
+        kind == ViewKind::Cloud) {
+      continue;
+    }
     const Rect& cell = layout.cells[i];
     const Rect& image = layout.images[i];
     const float x0 = std::max(cell.x, image.x);
@@ -1127,6 +1155,16 @@ void ViewerApp::apply_requests() {
   if (requests.params_changed) latest_generation_ = processing.set_params(state_.params);
   if (!requests.engine.empty() && state_.engine.request(requests.engine)) {
     processing.request_engine(requests.engine);
+  }
+  if (requests.toggle_cloud_recording) {
+    if (cloud_recorder_) {
+      stop_cloud_recording();
+    } else {
+      start_cloud_recording(state_.cloud_record_dir);
+    }
+  }
+  if (requests.cloud_preset >= 0) {
+    cloud_view_->show_preset(static_cast<CloudViewPreset>(requests.cloud_preset));
   }
   if (requests.dock_timings) timings_window_.dock();
   if (requests.dock_recording) recording_dock_.dock();
@@ -1162,6 +1200,7 @@ void ViewerApp::apply_requests() {
           state_.add_log("snapshot: B's files in " + state_.snapshot_dir + "/b, difference " +
                          ab_difference_png_path(state_.snapshot_dir, *match));
         }
+        write_cloud_snapshot();
       } catch (const std::exception& e) {
         state_.add_log(std::string("error: snapshot: ") + e.what());
       }
@@ -1216,6 +1255,91 @@ void ViewerApp::refresh_confidence_view(size_t shown_views) {
   }
 }
 
+CloudInputs ViewerApp::cloud_inputs() const {
+  CloudInputs in;
+  in.geometry = shown_geometry();
+  in.manual = state_.settings.calibration;
+  in.colour_range = colour_range_.range();
+  in.colormap = state_.settings.colormap;
+  in.settings = state_.settings.cloud;
+  return in;
+}
+
+// With a 3D view on screen, its cloud as shown (visible points, their colours) beside the
+// snapshot: frame_<index>_cloud.ply.
+void ViewerApp::write_cloud_snapshot() {
+  const auto end = state_.settings.views.begin() + layout_.cells.size();
+  if (std::find(state_.settings.views.begin(), end, ViewKind::Cloud) == end) return;
+  char name[64];
+  std::snprintf(name, sizeof name, "/frame_%06lld_cloud.ply",
+                static_cast<long long>(frame_->pair.index));
+  const std::string path = state_.snapshot_dir + name;
+  // The vertices first: they bring the view's projection (and so its units) up to this frame.
+  const std::vector<CloudVertex>& vertices = cloud_view_->host_vertices(*frame_, cloud_inputs());
+  const int64_t count =
+      write_cloud_vertices_ply(path, vertices, cloud_view_->metric() ? "metres" : "pixels");
+  state_.add_log("snapshot: " + path + " (" + std::to_string(count) + " points of the 3D view)");
+}
+
+// The 3D view's vertices, made only while a view shows it.
+void ViewerApp::refresh_cloud(size_t shown_views) {
+  if (!frame_) return;
+  bool shown = false;
+  for (size_t i = 0; i < shown_views; ++i) shown |= state_.settings.views[i] == ViewKind::Cloud;
+  if (!shown) return;
+  const PointCloudRenderer::Path before = cloud_view_->path();
+  try {
+    cloud_view_->update(*frame_, cloud_inputs());
+    cloud_error_.clear();
+  } catch (const std::exception& e) {
+    // Once per distinct failure, not once per display frame.
+    if (cloud_error_ != e.what()) state_.add_log(std::string("error: 3D view: ") + e.what());
+    cloud_error_ = e.what();
+    return;
+  }
+  if (cloud_view_->path() != before || !cloud_path_logged_) {
+    cloud_path_logged_ = true;
+    state_.add_log(std::string("3D view path: ") + cloud_path_name(cloud_view_->path()));
+  }
+  record_cloud();
+}
+
+void ViewerApp::start_cloud_recording(const std::string& folder) {
+  try {
+    cloud_recorder_ = std::make_unique<CloudRecorder>(folder);
+    cloud_recorded_sequence_ = -1;
+    cloud_error_logged_ = false;
+    state_.add_log("3D view: recording clouds into " + folder);
+  } catch (const std::exception& e) {
+    state_.add_log(std::string("error: 3D view recording: ") + e.what());
+  }
+}
+
+void ViewerApp::stop_cloud_recording() {
+  if (!cloud_recorder_) return;
+  cloud_recorder_->finish();
+  const CloudRecorder::Status s = cloud_recorder_->status();
+  state_.add_log("3D view: recorded " + std::to_string(s.written) + " clouds into " +
+                 cloud_recorder_->folder() + ", " + std::to_string(s.dropped) + " dropped" +
+                 (s.error.empty() ? "" : " (stopped: " + s.error + ")"));
+  cloud_recorder_.reset();
+}
+
+// Each new frame's cloud, as shown, to the recorder's thread.
+void ViewerApp::record_cloud() {
+  if (!cloud_recorder_ || cloud_recorded_sequence_ == frame_->sequence) return;
+  cloud_recorded_sequence_ = frame_->sequence;
+  const CloudRecorder::Status s = cloud_recorder_->status();
+  if (!s.error.empty()) {
+    if (!cloud_error_logged_) state_.add_log("error: 3D view recording: " + s.error);
+    cloud_error_logged_ = true;
+    return;
+  }
+  std::vector<CloudVertex> vertices = cloud_view_->host_vertices(*frame_, cloud_inputs());
+  cloud_recorder_->add(frame_->pair.index, std::move(vertices),
+                       cloud_view_->metric() ? "metres" : "pixels");
+}
+
 void ViewerApp::render_views(const FrameLayout& layout) {
   Framebuffer fb;
   glfwGetFramebufferSize(window_, &fb.width, &fb.height);
@@ -1227,7 +1351,12 @@ void ViewerApp::render_views(const FrameLayout& layout) {
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   refresh_confidence_view(layout.cells.size());
+  refresh_cloud(layout.cells.size());
   for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (state_.settings.views[i] == ViewKind::Cloud) {
+      if (frame_) cloud_view_->draw(layout.cells[i], fb, state_.settings.cloud);
+      continue;
+    }
     renderer_->draw(*textures_, state_.settings.views[i], layout.cells[i], layout.images[i],
                     state_.settings.blend_alpha, fb);
   }
@@ -1323,10 +1452,17 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
   std::printf("screenshot %s %dx%d, frame %lld\n", options_.screenshot_path.c_str(), fb_w, fb_h,
               static_cast<long long>(frame_ ? frame_->pair.index : -1));
   for (size_t i = 0; i < layout.cells.size(); ++i) {
-    const Rect& r = layout.images[i];
-    std::printf("view %zu %s image at %.1f %.1f size %.1f %.1f of %dx%d\n", i,
-                view_kind_name(state_.settings.views[i]), r.x * sx, r.y * sy, r.w * sx, r.h * sy,
-                textures_->width(), textures_->height());
+    // The 3D view fills its cell; the 2D views show the image inside theirs.
+    const bool cloud = state_.settings.views[i] == ViewKind::Cloud;
+    const Rect& r = cloud ? layout.cells[i] : layout.images[i];
+    std::printf("view %zu %s %s at %.1f %.1f size %.1f %.1f of %dx%d\n", i,
+                view_kind_name(state_.settings.views[i]), cloud ? "cell" : "image", r.x * sx,
+                r.y * sy, r.w * sx, r.h * sy, textures_->width(), textures_->height());
+  }
+  if (std::find(state_.settings.views.begin(), state_.settings.views.begin() + layout.cells.size(),
+                ViewKind::Cloud) != state_.settings.views.begin() + layout.cells.size()) {
+    std::printf("3d view: %s, path %s\n", cloud_view_->label().c_str(),
+                cloud_path_name(cloud_view_->path()));
   }
   print_window_placement(sx, sy);
   std::fflush(stdout);
@@ -1350,6 +1486,12 @@ ViewerStatus ViewerApp::make_status() const {
   status.source_live = pipeline_->is_live();
   status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
+  status.cloud_path = cloud_path_name(cloud_view_->path());
+  if (cloud_recorder_) {
+    const CloudRecorder::Status s = cloud_recorder_->status();
+    status.cloud_recording = std::to_string(s.written) + " written, " + std::to_string(s.dropped) +
+                             " dropped" + (s.error.empty() ? "" : ", stopped: " + s.error);
+  }
   if (frame_) {
     status.histogram = &colour_range_.histogram();
     status.colour_range = colour_range_.range();

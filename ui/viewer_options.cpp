@@ -38,6 +38,15 @@ double parse_positive(const std::string& flag, const std::string& text) {
   return value;
 }
 
+float parse_fraction(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value >= 0.0 && value <= 1.0)) {
+    throw ViewerUsageError(flag + " needs a number from 0 to 1, got \"" + text + "\"");
+  }
+  return static_cast<float>(value);
+}
+
 std::pair<int, int> parse_size(const std::string& flag, const std::string& text, int lo, int hi) {
   const auto x = text.find('x');
   if (x == std::string::npos) throw ViewerUsageError(flag + " needs WIDTHxHEIGHT, got \"" + text + "\"");
@@ -173,8 +182,13 @@ std::string viewer_usage() {
   out += format_help_rows({
       {"--layout 1|2|4", "number of views (default 2)"},
       {"--view NAME",
-       "the first view: left, right, disparity, blend, confidence, disparity-b, difference "
+       "the first view: left, right, disparity, blend, confidence, disparity-b, difference, 3d "
        "(default disparity)"},
+      {"--cloud-view NAME", "the 3D view's first camera: camera, front, top, side (default camera)"},
+      {"--point-colour NAME", "the 3D view's points coloured by image, depth or confidence (default image)"},
+      {"--point-size N", "the 3D view's point size in pixels, 1..10 (default 2)"},
+      {"--point-min-confidence T", "the 3D view hides points of a lower confidence, 0..1 (default 0)"},
+      {"--record-cloud DIR", "record the 3D view's cloud (as shown) as DIR/cloud_<frame>.ply per frame"},
       {"--colormap NAME", "turbo, jet, inferno or gray (default turbo)"},
       {"--range search|auto|smoothed|MIN:MAX",
        "colormap range (default search: the search range; smoothed: the frame's 1st..99th "
@@ -189,7 +203,7 @@ std::string viewer_usage() {
       {"--hide-panel", "start without the control panel (H shows it)"},
       {"--hide-timings", "start without the Timings window (T shows it)"},
       {"--epipolar-lines", "horizontal lines across the left and right views"},
-      {"--shader-dir DIR", "where view.vert and view.frag are"},
+      {"--shader-dir DIR", "where view.vert, view.frag, cloud.vert and cloud.frag are"},
   }, layout);
   out += "\n" + wrap_paragraph(
                     "Keys: Space pause, Right step, S snapshot, R record, H hide the panel, T hide "
@@ -260,6 +274,22 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
         throw ViewerUsageError(std::string("--view: ") + e.what());
       }
       view_given = true;
+    } else if (flag == "--cloud-view" || flag == "--point-colour") {
+      try {
+        if (flag == "--cloud-view") {
+          options.settings.cloud.preset = parse_cloud_view_preset(value());
+        } else {
+          options.settings.cloud.colour = parse_cloud_colour(value());
+        }
+      } catch (const InputError& e) {
+        throw ViewerUsageError(flag + ": " + e.what());
+      }
+    } else if (flag == "--record-cloud") {
+      options.record_cloud_dir = value();
+    } else if (flag == "--point-size") {
+      options.settings.cloud.point_size = static_cast<float>(parse_integer(flag, value(), 1, 10));
+    } else if (flag == "--point-min-confidence") {
+      options.settings.cloud.min_confidence = parse_fraction(flag, value());
     } else if (flag == "--colormap") {
       try {
         options.settings.colormap = parse_colormap(value());

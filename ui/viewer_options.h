@@ -40,6 +40,7 @@ struct ViewerOptions {
   CliOptions source;
   bool list_cameras = false;  // --list-cameras: print them and exit
   bool fast = false;          // --fast: files as fast as possible instead of at their own rate
+  std::string record_cloud_dir;  // --record-cloud: the 3D view's cloud as a PLY per frame
   ViewerSettings settings;
   StereoParams params;
   // The Cost curve window at start (--cost-curve), pinned to a pixel (--cost-curve-at X,Y).

@@ -5,14 +5,18 @@
 
 #include "src/core/colorize.h"
 #include "src/core/image.h"
+#include "src/core/point_cloud_math.h"
 #include "src/core/region_statistics.h"
+#include "ui/orbit_camera.h"
 
 namespace sv {
 
 // What a view cell shows; names as --view and param scripts spell them (script_view_names()).
-// disparity-b and difference show the A/B comparison's second side and |A - B| (ab_comparison.h).
+// disparity-b and difference show the A/B comparison's second side and |A - B| (ab_comparison.h);
+// Cloud: the 3D view, the disparity as a point cloud (--view 3d).
 enum class ViewKind {
-  Left = 0, Right = 1, Disparity = 2, Blend = 3, Confidence = 4, DisparityB = 5, Difference = 6
+  Left = 0, Right = 1, Disparity = 2, Blend = 3, Confidence = 4, DisparityB = 5, Difference = 6,
+  Cloud = 7
 };
 
 ViewKind parse_view_kind(const std::string& name);  // throws InputError
@@ -44,6 +48,20 @@ struct DepthCalibration {
 // a near or far surface.
 constexpr Rgb8 kInvalidColor{255, 0, 255};
 
+// The 3D view's look (its camera is the app's OrbitCamera).
+struct CloudSettings {
+  CloudColour colour = CloudColour::Image;
+  float point_size = 2.0f;       // pixels
+  float min_confidence = 0.0f;   // points of a lower confidence are hidden
+  bool grid = true;              // a ground grid under the scene
+  bool axes = true;              // the camera's x (red), up (green) and z (blue) axes
+  bool frustum = true;           // the stereo camera's field of view
+  CloudViewPreset preset = CloudViewPreset::Camera;  // the view it starts in (--cloud-view)
+};
+
+CloudColour parse_cloud_colour(const std::string& name);  // throws InputError
+const char* cloud_colour_name(CloudColour colour);
+
 // Everything about how the viewer draws, changed by the panel, the keyboard and param scripts.
 struct ViewerSettings {
   int layout = 2;  // 1, 2 or 4 view cells
@@ -62,6 +80,7 @@ struct ViewerSettings {
   // The rectangle of the region statistics, in image pixels (a right-button drag on a view,
   // --region); empty = none.
   RegionRect region;
+  CloudSettings cloud;
 };
 
 }  // namespace sv

@@ -40,6 +40,8 @@ struct PanelRequests {
   bool toggle_fullscreen = false;
   bool dock_timings = false;      // View > Dock timings
   bool dock_recording = false;    // View > Dock the Recording window
+  int cloud_preset = -1;          // a CloudViewPreset to put the 3D view's camera at
+  bool toggle_cloud_recording = false;  // start or stop the 3D view's PLY per frame
   bool quit = false;
   AbRequests ab;
 };
@@ -64,6 +66,7 @@ struct ViewerState {
   bool scene_calibration = true;  // depth from the synthetic scene's own focal length and baseline
   std::string preset_path = "stereoview.preset";
   std::string snapshot_dir = "snapshots";
+  std::string cloud_record_dir = "clouds";  // the 3D view's recording: a PLY per frame
   ViewTransform transform;
   CostCurveTarget cost_curve;  // the Cost curve window: open, and the pixel it follows
   AbSettings ab;                // the A/B comparison's B side and what the panel edits
@@ -82,6 +85,8 @@ struct ViewerStatus {
   int64_t frames_shown = 0;
   DisplayPath display_path = DisplayPath::HostUpload;  // the disparity's
   DisplayPath views_display_path = DisplayPath::HostUpload;
+  std::string cloud_path = "host upload";  // how the 3D view's vertices are made
+  std::string cloud_recording;  // the 3D view's recording: "N written, M dropped", empty when off
   std::string gl_renderer;
   std::string gpu_memory;
   int image_width = 0;

@@ -255,8 +255,9 @@ class LineParser {
 }  // namespace
 
 const std::vector<std::string>& script_view_names() {
-  static const std::vector<std::string> names = {"left",       "right",       "disparity", "blend",
-                                                  "confidence", "disparity-b", "difference"};
+  static const std::vector<std::string> names = {"left",       "right",       "disparity",
+                                                  "blend",      "confidence",  "disparity-b",
+                                                  "difference", "3d"};
   return names;
 }
 

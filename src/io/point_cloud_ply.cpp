@@ -1,12 +1,11 @@
 #include "src/io/point_cloud_ply.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "src/io/atomic_file.h"
 
 namespace sv {
 namespace {
@@ -19,6 +18,18 @@ void append_le(std::vector<char>& out, float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+}
+
+// Whole or not at all (a full disk leaves no half cloud): written beside and renamed.
+void write_ply(const std::string& path, const std::string& comment, int64_t count,
+               const std::vector<char>& body) {
+  std::string bytes =
+      "ply\nformat binary_little_endian 1.0\ncomment " + comment + "\nelement vertex " +
+      std::to_string(count) +
+      "\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\n"
+      "property uchar green\nproperty uchar blue\nend_header\n";
+  bytes.append(body.data(), body.size());
+  write_file_atomically(path, bytes);
 }
 
 }  // namespace
@@ -52,17 +63,25 @@ int64_t write_point_cloud_ply(const std::string& path, const ImageF32& disparity
       body.push_back(static_cast<char>(c.b));
     }
   }
-  const std::string header =
-      "ply\nformat binary_little_endian 1.0\ncomment stereoview point cloud\nelement vertex " +
-      std::to_string(count) +
-      "\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\n"
-      "property uchar green\nproperty uchar blue\nend_header\n";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw RuntimeError("cannot write point cloud " + path + ": " + std::strerror(errno));
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(body.data(), static_cast<std::streamsize>(body.size()));
-  out.flush();
-  if (!out) throw RuntimeError("cannot write point cloud " + path + ": " + std::strerror(errno));
+  write_ply(path, "stereoview point cloud", count, body);
+  return count;
+}
+
+int64_t write_cloud_vertices_ply(const std::string& path, const std::vector<CloudVertex>& vertices,
+                                 const std::string& units) {
+  std::vector<char> body;
+  int64_t count = 0;
+  for (const CloudVertex& v : vertices) {
+    if (v.a == 0) continue;
+    ++count;
+    append_le(body, v.x);
+    append_le(body, v.y);
+    append_le(body, v.z);
+    body.push_back(static_cast<char>(v.r));
+    body.push_back(static_cast<char>(v.g));
+    body.push_back(static_cast<char>(v.b));
+  }
+  write_ply(path, "stereoview 3D view, " + units + ", x right, y down, z forward", count, body);
   return count;
 }
 

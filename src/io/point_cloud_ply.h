@@ -2,8 +2,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/core/image.h"
+#include "src/core/point_cloud_math.h"
 #include "src/io/stereo_calibration.h"
 
 namespace sv {
@@ -13,10 +15,17 @@ namespace sv {
 //   Z = f B / (d - disparity_offset),  X = (x - cx) Z / f,  Y = (y - cy) Z / f
 // (x right, y down, z forward, units of the baseline), coloured by the left view's pixel.
 // Written as binary little-endian PLY: float x, y, z; uchar red, green, blue per vertex, which
-// MeshLab, CloudCompare and Open3D read. Returns the vertex count; RuntimeError naming the file
-// when writing fails, InputError when the images differ in size.
+// MeshLab, CloudCompare and Open3D read. The file is written whole or not at all (a temporary
+// file renamed, atomic_file.h). Returns the vertex count; RuntimeError naming the file when
+// writing fails, InputError when the images differ in size.
 int64_t write_point_cloud_ply(const std::string& path, const ImageF32& disparity,
                               const ImageRgb8& left, const StereoGeometry& geometry);
+
+// The 3D view's cloud as it is shown: its visible vertices (alpha > 0), in their order and with
+// their colours, in the same binary PLY layout; `units` goes into a comment ("metres", "pixels").
+// Returns the vertex count; RuntimeError naming the file when writing fails.
+int64_t write_cloud_vertices_ply(const std::string& path, const std::vector<CloudVertex>& vertices,
+                                 const std::string& units);
 
 // The pixels write_point_cloud_ply turns into vertices.
 int64_t count_point_cloud_vertices(const ImageF32& disparity, const StereoGeometry& geometry);

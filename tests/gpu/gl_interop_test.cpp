@@ -3,18 +3,23 @@
 // with libEGL and libOpenGL linked directly. Textures are read back with glGetTexImage and
 // compared bit for bit: a known pattern written by CUDA, the colorized disparity of the interop
 // path against the host path's upload, the engine's GPU-rectified views against the host-rectified
-// views uploaded the host way, and registration again after a resize.
+// views uploaded the host way, and registration again after a resize. The 3D view's vertex
+// buffer, written by the vertex kernel through interop, is read back with glGetBufferSubData
+// and compared with the host vertex builder's vertices.
 // Skips with the reason when there is no CUDA device or no EGL device on it (CI, Xvfb machines).
 #define EGL_NO_X11  // the device platform needs no X11 types
+#define GL_GLEXT_PROTOTYPES  // buffer objects (GL 1.5+), which libOpenGL exports
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GL/gl.h>
+#include <GL/glext.h>
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -26,11 +31,14 @@
 #include "cuda/device_disparity.h"
 #include "cuda/device_views.h"
 #include "cuda/gl_interop.h"
+#include "cuda/gl_buffer_interop.h"
 #include "cuda/interop_disparity_view.h"
+#include "cuda/interop_point_cloud.h"
 #include "cuda/interop_views.h"
 #include "cuda/stages.h"
 #include "src/core/colorize.h"
 #include "src/core/disparity.h"
+#include "src/core/point_cloud_vertices.h"
 #include "src/core/remap.h"
 #include "src/core/synthetic_scene.h"
 #include "tests/gpu/gpu_test_support.h"
@@ -669,6 +677,124 @@ TEST_F(GlInterop, RejectsBadArguments) {
   gl_errors();  // the driver may have recorded a GL error for the bogus name too
   // The failed registration left no CUDA error behind for later launch checks.
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// A GL vertex buffer of `count` CloudVertex, filled with a poison pattern.
+class GlVertexBuffer {
+ public:
+  explicit GlVertexBuffer(size_t count) {
+    glGenBuffers(1, &name_);
+    allocate(count);
+  }
+  ~GlVertexBuffer() { glDeleteBuffers(1, &name_); }
+  GlVertexBuffer(const GlVertexBuffer&) = delete;
+  GlVertexBuffer& operator=(const GlVertexBuffer&) = delete;
+  void allocate(size_t count) {
+    count_ = count;
+    const std::vector<unsigned char> poison(count * sizeof(CloudVertex), 0x5A);
+    glBindBuffer(GL_ARRAY_BUFFER, name_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(poison.size()), poison.data(),
+                 GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+  }
+  std::vector<CloudVertex> read_back() const {
+    std::vector<CloudVertex> vertices(count_);
+    glBindBuffer(GL_ARRAY_BUFFER, name_);
+    glGetBufferSubData(GL_ARRAY_BUFFER, 0,
+                       static_cast<GLsizeiptr>(count_ * sizeof(CloudVertex)), vertices.data());
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return vertices;
+  }
+  unsigned int name() const { return name_; }
+
+ private:
+  GLuint name_ = 0;
+  size_t count_ = 0;
+};
+
+// Whole-buffer equality, byte for byte; on failure names the first differing vertex.
+::testing::AssertionResult same_vertices(const std::vector<CloudVertex>& actual,
+                                         const std::vector<CloudVertex>& expected, int width) {
+  if (actual.size() != expected.size()) return ::testing::AssertionFailure() << "sizes differ";
+  size_t mismatches = 0, first = 0;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (std::memcmp(&actual[i], &expected[i], sizeof(CloudVertex)) != 0 && mismatches++ == 0) first = i;
+  }
+  if (mismatches == 0) return ::testing::AssertionSuccess();
+  const CloudVertex& a = actual[first];
+  const CloudVertex& e = expected[first];
+  return ::testing::AssertionFailure()
+         << mismatches << " vertices differ, first at (" << first % width << ", " << first / width
+         << "): " << a.x << " " << a.y << " " << a.z << " a " << int(a.a) << " instead of " << e.x
+         << " " << e.y << " " << e.z << " a " << int(e.a);
+}
+
+// The 3D view's interop path: the CUDA engine keeps the disparity (and, for a colour pair it
+// rectified, the views) on the GPU, InteropPointCloud runs the vertex kernel straight into the
+// registered GL buffer, and the buffer reads back equal to build_cloud_vertices of the result's
+// host copies, in every colour mode, with the left view from the device views and from the host,
+// and after the buffer was reallocated (registered again).
+TEST_F(GlInterop, InteropPointCloudBufferEqualsTheHostVertices) {
+  StereoParams params;
+  params.num_disparities = 48;
+  params.confidence = true;
+  cuda::CudaEngine engine;
+  ResultParts keep;
+  keep.device = true;
+  const RawColourPair pair = raw_colour_pair(3);
+  ImageRgb8 rectified_left = pair.left, rectified_right = pair.right;
+  rectify_pair(*views_maps(), rectified_left, rectified_right);
+  // A colour pair the engine rectifies (views on the device), and a gray one (views on the host).
+  const DisparityResult with_views =
+      engine.compute(test::request_of(pair.left, pair.right, params, views_maps(), keep));
+  const DisparityResult without_views = engine.compute(
+      test::request_of(to_gray(rectified_left), to_gray(rectified_right), params, nullptr, keep));
+  ASSERT_NE(with_views.device_views, nullptr);
+  ASSERT_EQ(without_views.device_views, nullptr);
+  ASSERT_FALSE(with_views.confidence.empty());
+
+  const int w = kViewsWidth, h = kViewsHeight;
+  const size_t pixels = static_cast<size_t>(w) * h;
+  GlVertexBuffer buffer(pixels + 5);  // larger than needed: only the first pixels are written
+  cuda::InteropPointCloud cloud;
+  const CloudProjection projection = metric_projection(150.0, 0.1, w * 0.5, h * 0.5, 0.0);
+  uint64_t generation = 1;
+  for (const DisparityResult* result : {&with_views, &without_views}) {
+    const auto* device = dynamic_cast<const cuda::DeviceDisparity*>(result->device.get());
+    const auto* views = dynamic_cast<const cuda::DeviceViews*>(result->device_views.get());
+    ASSERT_NE(device, nullptr);
+    for (CloudColour colour : {CloudColour::Image, CloudColour::Depth, CloudColour::Confidence}) {
+      CloudStyle style;
+      style.colour = colour;
+      style.depth_near = 0.4f;
+      style.depth_far = 15.0f;
+      style.min_confidence = 0.1f;
+      cloud.show(*device, views, rectified_left, result->confidence, projection, style,
+                 buffer.name(), pixels + 5, generation);
+      std::vector<CloudVertex> expected;
+      build_cloud_vertices(result->disparity, rectified_left, result->confidence, projection,
+                           style, expected);
+      std::vector<CloudVertex> got = buffer.read_back();
+      ASSERT_EQ(got.size(), pixels + 5);
+      got.resize(pixels);
+      EXPECT_TRUE(same_vertices(got, expected, w))
+          << (views ? "device views" : "host left view") << ", colour " << static_cast<int>(colour);
+      int shown = 0;
+      for (const CloudVertex& v : expected) shown += v.a != 0 ? 1 : 0;
+      EXPECT_GT(shown, static_cast<int>(pixels / 2)) << "the cloud must not be empty";
+    }
+    // A reallocated buffer (a new image size in the viewer) is released first, then registered
+    // again by the next show().
+    cloud.release();
+    buffer.allocate(pixels);
+    ++generation;
+  }
+  EXPECT_THROW(cloud.show(*dynamic_cast<const cuda::DeviceDisparity*>(with_views.device.get()),
+                          nullptr, rectified_left, ImageF32(), projection, CloudStyle{},
+                          buffer.name(), pixels - 1, generation),
+               InputError);
+  EXPECT_THROW(cuda::GlBufferInterop(0, 16), InputError);
+  EXPECT_THROW(cuda::GlBufferInterop(buffer.name(), (pixels + 1) * sizeof(CloudVertex)), InputError);
 }
 
 }  // namespace

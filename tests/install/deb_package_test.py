@@ -110,6 +110,8 @@ def main():
         if viewer_built:
             expected |= {"/usr/bin/stereoview-viewer", "/usr/share/stereoview/shaders/view.vert",
                          "/usr/share/stereoview/shaders/view.frag",
+                         "/usr/share/stereoview/shaders/cloud.vert",
+                         "/usr/share/stereoview/shaders/cloud.frag",
                          "/usr/share/man/man1/stereoview-viewer.1.gz",
                          "/usr/share/applications/stereoview-viewer.desktop",
                          "/usr/share/icons/hicolor/scalable/apps/stereoview.svg"}

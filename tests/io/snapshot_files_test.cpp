@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -11,11 +12,14 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/image_formats.h"
+#include "src/core/point_cloud_vertices.h"
 #include "src/core/synthetic_scene.h"
+#include "src/io/atomic_file.h"
 #include "src/io/png_io.h"
 #include "src/io/point_cloud_ply.h"
 #include "src/io/snapshot_files.h"
 #include "tests/io/io_test_support.h"
+#include "tests/io/small_disk.h"
 
 namespace sv {
 namespace {
@@ -66,6 +70,87 @@ std::vector<PlyVertex> read_ply(const std::string& path) {
   in.peek();
   EXPECT_TRUE(in.eof()) << "bytes after the last vertex";
   return vertices;
+}
+
+// The 3D view's cloud as shown (S with a 3D view on screen): only the visible vertices, in order,
+// with the colours they are shown in; with colour by image and no threshold, the snapshot's
+// points.ply cloud, point for point.
+TEST(PointCloudPly, ShownCloudDecodesBackToItsVisibleVertices) {
+  SyntheticSceneConfig config;
+  config.width = 80;
+  config.height = 60;
+  config.max_disparity = 32;
+  const SyntheticFrame frame = SyntheticScene(config).render(2);
+  ImageF32 confidence(80, 60);
+  for (int y = 0; y < 60; ++y) {
+    for (int x = 0; x < 80; ++x) confidence.at(x, y) = ((x * 7 + y * 3) % 10) / 10.0f;
+  }
+  const StereoGeometry g = synthetic_scene_geometry(80, 60, 32);
+  const CloudProjection projection = metric_projection(g.focal_length_px, g.baseline,
+                                                       g.principal_x, g.principal_y, 0.0);
+  CloudStyle style;
+  style.colour = CloudColour::Depth;
+  style.depth_near = 1.0f;
+  style.depth_far = 10.0f;
+  style.min_confidence = 0.35f;
+  std::vector<CloudVertex> shown;
+  build_cloud_vertices(frame.ground_truth, frame.left, confidence, projection, style, shown);
+  const std::string dir = test::fresh_dir("cloud_ply");
+  const int64_t written = write_cloud_vertices_ply(dir + "/cloud.ply", shown, "metres");
+  const std::vector<PlyVertex> read = read_ply(dir + "/cloud.ply");
+  ASSERT_EQ(static_cast<int64_t>(read.size()), written);
+  size_t k = 0;
+  for (const CloudVertex& v : shown) {
+    if (v.a == 0) continue;
+    ASSERT_LT(k, read.size());
+    EXPECT_EQ(read[k].x, v.x);
+    EXPECT_EQ(read[k].z, v.z);
+    EXPECT_EQ(read[k].r, v.r);
+    EXPECT_EQ(read[k].b, v.b);
+    ++k;
+  }
+  EXPECT_EQ(k, read.size());
+  EXPECT_GT(written, 80 * 60 / 2);  // the threshold hides some, not most
+  EXPECT_LT(written, 80 * 60 * 7 / 10);
+
+  // Coloured by image without a threshold it is the snapshot's points.ply.
+  build_cloud_vertices(frame.ground_truth, frame.left, ImageF32(), projection, CloudStyle{}, shown);
+  write_cloud_vertices_ply(dir + "/all.ply", shown, "metres");
+  write_point_cloud_ply(dir + "/points.ply", frame.ground_truth, frame.left, g);
+  const std::vector<PlyVertex> all = read_ply(dir + "/all.ply");
+  const std::vector<PlyVertex> points = read_ply(dir + "/points.ply");
+  ASSERT_EQ(all.size(), points.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_NEAR(all[i].z, points[i].z, 1e-5f * points[i].z);
+    EXPECT_NEAR(all[i].x, points[i].x, 1e-5f * points[i].z);
+    EXPECT_EQ(all[i].g, points[i].g);
+  }
+}
+
+// A cloud that does not fit (a file size limit, as a full disk) is refused with the reason and
+// leaves nothing: no half file that a viewer would read as a shorter cloud, no temporary file.
+TEST(PointCloudPly, AFullDiskLeavesNoHalfCloud) {
+  const std::string dir = test::fresh_dir("cloud_full");
+  std::vector<CloudVertex> cloud(2000, CloudVertex{1.0f, 2.0f, 3.0f, 10, 20, 30, 255});
+  test::FullDiskSetup setup;
+  setup.file_size_limit = 4096;  // the cloud is 30 kB
+  const test::ChildOutcome outcome = test::run_with_full_disk(setup, [&] {
+    try {
+      write_cloud_vertices_ply(dir + "/cloud.ply", cloud, "metres");
+      return std::string("written");
+    } catch (const RuntimeError& e) {
+      return std::string("error: ") + e.what();
+    }
+  });
+  ASSERT_TRUE(outcome.skipped.empty()) << outcome.skipped;
+  EXPECT_FALSE(outcome.crashed);
+  EXPECT_EQ(outcome.report.rfind("error: cannot write " + dir + "/cloud.ply", 0), 0u) << outcome.report;
+  EXPECT_NE(outcome.report.find("File too large"), std::string::npos) << outcome.report;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/cloud.ply"));
+  EXPECT_FALSE(std::filesystem::exists(atomic_write_temp_path(dir + "/cloud.ply")));
+  // With room it is written whole.
+  EXPECT_EQ(write_cloud_vertices_ply(dir + "/cloud.ply", cloud, "metres"), 2000);
+  EXPECT_EQ(read_ply(dir + "/cloud.ply").size(), 2000u);
 }
 
 TEST(PointCloudPly, SyntheticGroundTruthPutsTheBackWallAtDepthTen) {
