@@ -755,7 +755,8 @@ TEST_F(GlInterop, InteropPointCloudBufferEqualsTheHostVertices) {
 
   const int w = kViewsWidth, h = kViewsHeight;
   const size_t pixels = static_cast<size_t>(w) * h;
-  GlVertexBuffer buffer(pixels + 5);  // larger than needed: only the first pixels are written
+  size_t capacity = pixels + 5;  // larger than needed: only the first pixels are written
+  GlVertexBuffer buffer(capacity);
   cuda::InteropPointCloud cloud;
   const CloudProjection projection = metric_projection(150.0, 0.1, w * 0.5, h * 0.5, 0.0);
   uint64_t generation = 1;
@@ -770,23 +771,25 @@ TEST_F(GlInterop, InteropPointCloudBufferEqualsTheHostVertices) {
       style.depth_far = 15.0f;
       style.min_confidence = 0.1f;
       cloud.show(*device, views, rectified_left, result->confidence, projection, style,
-                 buffer.name(), pixels + 5, generation);
+                 buffer.name(), capacity, generation);
       std::vector<CloudVertex> expected;
       build_cloud_vertices(result->disparity, rectified_left, result->confidence, projection,
                            style, expected);
       std::vector<CloudVertex> got = buffer.read_back();
-      ASSERT_EQ(got.size(), pixels + 5);
+      ASSERT_EQ(got.size(), capacity);
       got.resize(pixels);
       EXPECT_TRUE(same_vertices(got, expected, w))
           << (views ? "device views" : "host left view") << ", colour " << static_cast<int>(colour);
       int shown = 0;
       for (const CloudVertex& v : expected) shown += v.a != 0 ? 1 : 0;
-      EXPECT_GT(shown, static_cast<int>(pixels / 2)) << "the cloud must not be empty";
+      // The raw pair's rectified views leave black borders without disparity: about a third shows.
+      EXPECT_GT(shown, static_cast<int>(pixels / 5)) << "the cloud must not be empty";
     }
     // A reallocated buffer (a new image size in the viewer) is released first, then registered
     // again by the next show().
     cloud.release();
-    buffer.allocate(pixels);
+    capacity = pixels;
+    buffer.allocate(capacity);
     ++generation;
   }
   EXPECT_THROW(cloud.show(*dynamic_cast<const cuda::DeviceDisparity*>(with_views.device.get()),
