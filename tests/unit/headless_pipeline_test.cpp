@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -49,7 +50,7 @@ class RecordingEngine : public test::FakeEngine {
     const int number = submitted_++;
     if (number == signal_at) std::raise(SIGINT);
     FakeEngine::submit(request);
-    max_in_flight = std::max(max_in_flight, frames_in_flight());
+    *max_in_flight = std::max(*max_in_flight, frames_in_flight());
   }
   DisparityResult match(const ImageU8& left, const ImageU8& right,
                         const StereoParams& params) override {
@@ -62,7 +63,8 @@ class RecordingEngine : public test::FakeEngine {
 
   int fail_at = -1;
   int signal_at = -1;
-  int max_in_flight = 0;
+  // Outlives the engine, which the run destroys before it returns.
+  std::shared_ptr<int> max_in_flight = std::make_shared<int>(0);
 
  private:
   CpuEngine cpu_;
@@ -92,21 +94,25 @@ CliOptions synthetic_run(int frames, const std::string& out_dir) {
 struct RunOutput {
   int code = 0;
   std::string out, err;
+  int engines_made = 0;
+  int max_in_flight = 0;  // of the last engine made
 };
 
-RunOutput run(const CliOptions& options, RecordingEngine*& made,
-              const std::function<void(RecordingEngine&)>& setup = {}) {
+RunOutput run(const CliOptions& options, const std::function<void(RecordingEngine&)>& setup = {}) {
+  RunOutput r;
+  std::shared_ptr<int> max_in_flight;
   const EngineFactory factory = [&](const std::string&, std::ostream&) {
     auto engine = std::make_unique<RecordingEngine>();
     if (setup) setup(*engine);
-    made = engine.get();
+    max_in_flight = engine->max_in_flight;
+    ++r.engines_made;
     return std::unique_ptr<StereoEngine>(std::move(engine));
   };
   std::ostringstream out, err;
-  RunOutput r;
   r.code = run_headless(options, out, err, factory);
   r.out = out.str();
   r.err = err.str();
+  if (max_in_flight) r.max_in_flight = *max_in_flight;
   return r;
 }
 
@@ -176,11 +182,10 @@ bool same_bits(const ImageF32& a, const ImageF32& b) {
 TEST(HeadlessPipeline, TwoFramesInFlightGiveTheOutputsOfOneAtATimeInOrder) {
   const std::string dir = fresh_dir("order");
   const CliOptions options = synthetic_run(6, dir);
-  RecordingEngine* engine = nullptr;
-  const RunOutput r = run(options, engine);
+  const RunOutput r = run(options);
   ASSERT_EQ(r.code, 0) << r.err;
-  ASSERT_NE(engine, nullptr);
-  EXPECT_EQ(engine->max_in_flight, 2) << "the next pair is submitted before a frame is collected";
+  ASSERT_EQ(r.engines_made, 1);
+  EXPECT_EQ(r.max_in_flight, 2) << "the next pair is submitted before a frame is collected";
   const Expected expected = one_at_a_time(options, 6);
   EXPECT_NE(expected.lines[0], expected.lines[5]);  // the frames differ, so a mix-up shows
   EXPECT_EQ(frame_lines(r.out), expected.lines) << r.out;
@@ -193,8 +198,7 @@ TEST(HeadlessPipeline, TwoFramesInFlightGiveTheOutputsOfOneAtATimeInOrder) {
 TEST(HeadlessPipeline, ABadFrameIsReportedForItselfAndTheFramesAfterItAreWritten) {
   const std::string dir = fresh_dir("bad_frame");
   const CliOptions options = synthetic_run(5, dir);
-  RecordingEngine* engine = nullptr;
-  const RunOutput r = run(options, engine, [](RecordingEngine& e) { e.fail_at = 2; });
+  const RunOutput r = run(options, [](RecordingEngine& e) { e.fail_at = 2; });
   EXPECT_EQ(r.code, 1) << "a failed frame shows in the exit status";
   EXPECT_EQ(r.err, "error: frame 2: this frame is bad\n");
   const Expected expected = one_at_a_time(options, 5);
@@ -212,8 +216,7 @@ TEST(HeadlessPipeline, AFrameLimitWritesEveryFrameInFlight) {
   for (const int frames : {1, 2, 3}) {
     const std::string dir = fresh_dir("limit" + std::to_string(frames));
     const CliOptions options = synthetic_run(frames, dir);
-    RecordingEngine* engine = nullptr;
-    const RunOutput r = run(options, engine);
+    const RunOutput r = run(options);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(frame_lines(r.out), one_at_a_time(options, frames).lines) << r.out;
     for (int n = 0; n < frames; ++n) EXPECT_TRUE(file_exists(pfm_path(dir, n))) << n;
@@ -229,8 +232,7 @@ TEST(HeadlessPipeline, CtrlCWritesTheFramesInFlightBeforeTheRunEnds) {
   EXPECT_EXIT(
       {
         install_stop_signal_handlers();
-        RecordingEngine* engine = nullptr;
-        const RunOutput r = run(options, engine, [](RecordingEngine& e) { e.signal_at = 3; });
+        const RunOutput r = run(options, [](RecordingEngine& e) { e.signal_at = 3; });
         std::fputs(r.err.c_str(), stderr);
         std::exit(r.code);
       },
