@@ -354,8 +354,8 @@ TEST_F(ViewerAbTest, CopyingASideToTheOtherLeavesNoDifference) {
 TEST_F(ViewerAbTest, ARecordingTakesBWhenItsViewComesFirst) {
   const std::string file = path("rec_b") + "/d.png";
   std::ofstream(path("rec.script")) << "at frame 1 record lossless16 " << file
-                                    << "\nat frame 5 record stop\n";
-  const ViewerRun run = run_viewer({"--frames", "7", "--compare-set", "algorithm=bm-sad",
+                                    << "\nat frame 9 record stop\n";
+  const ViewerRun run = run_viewer({"--frames", "11", "--compare-set", "algorithm=bm-sad",
                                     "--view", "disparity-b", "--script", path("rec.script")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("recorded "), std::string::npos) << run.err;
@@ -369,7 +369,10 @@ TEST_F(ViewerAbTest, ARecordingTakesBWhenItsViewComesFirst) {
   };
   const long long frames = number_after("frame_count", 0);
   const long long offset = number_after("u16_offset", 0);
-  ASSERT_GE(frames, 2) << sidecar;
+  // B runs on its own thread and skips pairs while busy, so how many of A's frames it matched
+  // depends on the machine's load (one under ASan on a loaded CI machine); each one it recorded
+  // must be B's.
+  ASSERT_GE(frames, 1) << sidecar;
   ASSERT_GE(offset, 0) << sidecar;
   StereoParams pa;
   StereoParams pb = pa;
