@@ -21,7 +21,7 @@
 #include "src/core/synthetic_scene.h"
 #include "src/io/png_io.h"
 #include "src/io/recording_encoder.h"
-#include "tests/app/xvfb_server.h"
+#include "tests/support/viewer_harness.h"
 
 namespace sv {
 namespace {
@@ -29,18 +29,8 @@ namespace {
 constexpr int kSceneWidth = 320;
 constexpr int kSceneHeight = 240;
 
-std::string read_all(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
+using test::read_all;
+using test::ViewerRun;
 
 std::string line_starting(const std::string& text, const std::string& start) {
   std::istringstream lines(text);
@@ -49,11 +39,6 @@ std::string line_starting(const std::string& text, const std::string& start) {
   }
   return "";
 }
-
-struct ViewerRun {
-  int exit_code = -1;
-  std::string out, err;
-};
 
 // Where view 0's image lies in the screenshot, as the viewer prints it.
 struct Placement {
@@ -106,52 +91,16 @@ double number_before(const std::string& line, const std::string& unit) {
   return std::stod(line.substr(start + 1, at - start - 1));
 }
 
-class ViewerAbTest : public ::testing::Test {
+class ViewerAbTest : public test::ViewerSuite {
  protected:
-  static void SetUpTestSuite() {
-    server_ = new test::XvfbServer;
-    if (!server_->start(skip_reason_)) {
-      delete server_;
-      server_ = nullptr;
-    }
-    dir_ = ::testing::TempDir() + "/stereoview_viewer_ab_" + std::to_string(getpid());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  static void TearDownTestSuite() {
-    if (server_) server_->stop();
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    if (!server_) GTEST_SKIP() << "no X server for the viewer: " << skip_reason_;
-  }
-
-  static std::string path(const std::string& name) { return dir_ + "/" + name; }
-
   static ViewerRun run_viewer(const std::vector<std::string>& args) {
-    std::string command =
-        "DISPLAY=" + server_->display() + " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 60 " +
-        shell_quote(STEREOVIEW_VIEWER_BINARY) + " --width " + std::to_string(kSceneWidth) +
-        " --height " + std::to_string(kSceneHeight) + " --window-size 1024x640 --engine cpu";
-    for (const auto& a : args) command += " " + shell_quote(a);
-    command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
-    const int status = std::system(command.c_str());
-    ViewerRun run;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    run.out = read_all(path("out"));
-    run.err = read_all(path("err"));
-    return run;
+    std::vector<std::string> all = {"--width", std::to_string(kSceneWidth), "--height",
+                                    std::to_string(kSceneHeight), "--window-size", "1024x640",
+                                    "--engine", "cpu"};
+    all.insert(all.end(), args.begin(), args.end());
+    return run_viewer_with(all);
   }
-
-  static test::XvfbServer* server_;
-  static std::string skip_reason_;
-  static std::string dir_;
 };
-
-test::XvfbServer* ViewerAbTest::server_ = nullptr;
-std::string ViewerAbTest::skip_reason_;
-std::string ViewerAbTest::dir_;
 
 SyntheticFrame scene_frame(long long index) {
   SyntheticSceneConfig config;
