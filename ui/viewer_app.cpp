@@ -49,6 +49,7 @@
 #include "ui/script_run.h"
 #include "ui/shader_program.h"
 #include "ui/snapshot.h"
+#include "ui/source_truth.h"
 #include "ui/timings_panel.h"
 #include "ui/view_renderer.h"
 #include "ui/window_dock.h"
@@ -122,7 +123,10 @@ class ViewerApp {
   void apply_ab_requests(const AbRequests& requests);
   void apply_ab_script(const ScriptEvent& event);
   bool ab_settled() const;
-  bool recording_follows_b() const;  // a B disparity view comes before any of A
+  // What a recording takes: the first disparity view on screen decides (A's, B's, the difference).
+  enum class RecordedView { A, B, Difference };
+  RecordedView recorded_view() const;
+  SourceTruth source_truth() const;  // the running source's ground truth, if it has one
   void show_views(const ProcessedFrame& frame);
   void play_script(double seconds);
   void apply_script_event(const ScriptEvent& event);
@@ -175,6 +179,7 @@ class ViewerApp {
   std::unique_ptr<FramePipeline> pipeline_;
   NoticeCollector notices_;                // the sources' notices, from the capture thread
   std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
+  SourceTruth dataset_truth_;               // the running dataset's ground truth, if it is one
   int64_t pipeline_frames_ = 0;            // frames shown from the running pipeline
   // After a seek, results of pairs read before it are skipped until the target shows (a few at
   // most: the one the capture thread holds, the queue's, the fan-out's, the engine queue's and
@@ -380,6 +385,7 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   if (seek_to > 0 && !opened.source->is_live() && opened.source->seek(seek_to)) {
     opened.first.reset();  // the pair read to check the source is not the one wanted
   }
+  dataset_truth_ = SourceTruth::of_source(*opened.source);  // before the pipeline takes it
   auto pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
                                                   state_.loop, state_.realtime, notices_.sink(),
                                                   state_.engine.kind(), state_.params, interop_);
@@ -590,7 +596,7 @@ void ViewerApp::collect_results() {
   measure_flicker();
   refresh_disparity_colours();
   ab_.add_a(*frame_);
-  if (!recording_follows_b()) recording_.add_frame(*frame_);
+  if (recorded_view() == RecordedView::A) recording_.add_frame(*frame_);
 }
 
 void ViewerApp::start_b(bool from_shown_pair) {
@@ -609,12 +615,9 @@ void ViewerApp::start_b(bool from_shown_pair) {
   latest_generation_b_ = 0;
   ab_colour_key_.reset();
   ab_wait_since_s_ = -1.0;
-  if (state_.active_source.kind == SourceKind::Synthetic) {
-    const SyntheticSceneConfig scene = state_.scene;
-    ab_.set_truth([scene](const AbPairKey& key) -> std::optional<AbTruth> {
-      SyntheticFrame f = SyntheticScene(scene).render(static_cast<int>(key.index));
-      return AbTruth{std::move(f.ground_truth), std::move(f.nonoccluded_mask)};
-    });
+  const SourceTruth truth = source_truth();
+  if (truth.known()) {
+    ab_.set_truth([truth](const AbPairKey& key) { return truth.at(key.index); });
   } else {
     ab_.set_truth(nullptr);
   }
@@ -632,20 +635,28 @@ void ViewerApp::collect_b() {
     state_.ab.engine.observe(message);
   }
   const std::optional<AbMatch>& match = ab_.match();
-  if (match && ab_.match_version() != version && recording_follows_b()) {
-    recording_.add_frame(*match->b_frame);
+  if (match && ab_.match_version() != version) {
+    if (recorded_view() == RecordedView::B) recording_.add_frame(*match->b_frame);
+    if (recorded_view() == RecordedView::Difference) {
+      recording_.add_difference(*match, colorize_difference(match->difference, state_.ab.difference_scale));
+    }
   }
 }
 
-bool ViewerApp::recording_follows_b() const {
-  if (!ab_.running()) return false;
-  // The first disparity view on screen decides which side a recording takes.
+SourceTruth ViewerApp::source_truth() const {
+  if (state_.active_source.kind == SourceKind::Synthetic) return SourceTruth::of_synthetic(state_.scene);
+  return dataset_truth_;
+}
+
+ViewerApp::RecordedView ViewerApp::recorded_view() const {
+  if (!ab_.running()) return RecordedView::A;
   for (int i = 0; i < state_.settings.layout; ++i) {
     const ViewKind kind = state_.settings.views[i];
-    if (kind == ViewKind::DisparityB) return true;
-    if (kind == ViewKind::Disparity || kind == ViewKind::Blend) return false;
+    if (kind == ViewKind::DisparityB) return RecordedView::B;
+    if (kind == ViewKind::Difference) return RecordedView::Difference;
+    if (kind == ViewKind::Disparity || kind == ViewKind::Blend) return RecordedView::A;
   }
-  return false;
+  return RecordedView::A;
 }
 
 // B's disparity in A's colours (the same colour is the same disparity on both sides), and the
@@ -771,11 +782,13 @@ void ViewerApp::update_frame_statistics() {
   colour_range_.update(state_.settings.range, frame_->params, frame_->result.disparity,
                        frames_shown_, seconds_now());
   RegionProbe::TruthFn truth;
-  const SyntheticSceneConfig& scene = state_.scene;
-  if (state_.active_source.kind == SourceKind::Synthetic &&
-      frame_->result.disparity.same_size(scene.width, scene.height)) {
+  if (const SourceTruth source = source_truth(); source.known()) {
     const int64_t index = frame_->pair.index;
-    truth = [scene, index] { return SyntheticScene(scene).render(static_cast<int>(index)).ground_truth; };
+    const int w = frame_->result.disparity.width(), h = frame_->result.disparity.height();
+    truth = [source, index, w, h] {
+      std::optional<PairTruth> t = source.at(index);
+      return t && t->disparity.same_size(w, h) ? std::move(t->disparity) : ImageF32{};
+    };
   }
   region_.update(state_.settings.region, frame_->result.disparity, frames_shown_,
                  state_.settings.calibration, truth, seconds_now());
@@ -1209,10 +1222,12 @@ void ViewerApp::apply_requests() {
   const CaptureStatus capture = pipeline_->capture().status();
   // A recording starts with the parameters and engine of the side it takes.
   const ProcessedFrame* recorded =
-      recording_follows_b() && ab_.match() ? ab_.match()->b_frame.get() : (frame_ ? &*frame_ : nullptr);
-  recording_.update(recorded,
-                    {capture.source, recording_frame_rate(capture), state_.settings.colormap,
-                     state_.active_source.options.calib_path, shown_geometry()});
+      recorded_view() == RecordedView::B && ab_.match() ? ab_.match()->b_frame.get()
+                                                        : (frame_ ? &*frame_ : nullptr);
+  RecordingContext context{capture.source, recording_frame_rate(capture), state_.settings.colormap,
+                           state_.active_source.options.calib_path, shown_geometry(), std::nullopt};
+  if (recorded_view() == RecordedView::Difference) context.difference_scale = state_.ab.difference_scale;
+  recording_.update(recorded, context);
   if (requests.open_source) switch_source(state_.source);
   if (requests.reopen_source) {
     // The same input at the same frame, e.g. raw after rectified.
