@@ -123,6 +123,13 @@ class ViewerApp {
   void apply_ab_requests(const AbRequests& requests);
   void apply_ab_script(const ScriptEvent& event);
   bool ab_settled() const;
+  // The frame on screen shows every change asked for: parameters, the Cost curve's pixel, B.
+  bool shows_what_was_asked() const;
+  // Closing (Q, Esc, the window's close button, a script's quit) without --frames takes the
+  // --screenshot first, once the frame shows what was asked (at most kMaxAbWaitS later); true
+  // while that wait goes on.
+  bool screenshot_on_close(const FrameLayout& layout);
+  void log_input();  // --log-input
   // What a recording takes: the first disparity view on screen decides (A's, B's, the difference).
   enum class RecordedView { A, B, Difference };
   RecordedView recorded_view() const;
@@ -233,6 +240,8 @@ class ViewerApp {
   ImageRgb8 colorized_b_;            // B's disparity as shown
   ImageRgb8 difference_colours_;     // the difference view as shown
   double ab_wait_since_s_ = -1.0;    // when the screenshot began to wait for B; -1: not waiting
+  double closing_since_s_ = -1.0;    // when closing began to wait for the --screenshot's frame
+  std::string last_input_line_;      // --log-input's, printed again only when it changes
   ColourRangeTracker colour_range_;
   RegionProbe region_;
   FlickerMeter flicker_meter_;
@@ -733,6 +742,40 @@ bool ViewerApp::ab_settled() const {
                          match->a.params_generation >= latest_generation_ &&
                          match->b.params_generation >= latest_generation_b_;
   return caught_up || (ab_wait_since_s_ >= 0.0 && seconds_now() - ab_wait_since_s_ > kMaxAbWaitS);
+}
+
+void ViewerApp::log_input() {
+  if (!options_.log_input) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  char line[128];
+  std::snprintf(line, sizeof line, "input: pointer %.0f %.0f buttons %d %d %d wheel %.0f",
+                io.MousePos.x, io.MousePos.y, io.MouseDown[0] ? 1 : 0, io.MouseDown[1] ? 1 : 0,
+                io.MouseDown[2] ? 1 : 0, io.MouseWheel);
+  if (line == last_input_line_ && io.MouseWheel == 0.0f) return;
+  last_input_line_ = line;
+  std::cerr << line << std::endl;
+}
+
+bool ViewerApp::shows_what_was_asked() const {
+  if (!frame_ || frame_->params_generation < latest_generation_) return false;
+  const std::optional<ProbePixel> wanted = state_.cost_curve.wanted();
+  const std::optional<PixelCosts>& probe = frame_->result.probe;
+  const bool probe_shown = !wanted || (probe && probe->pixel.x == wanted->x && probe->pixel.y == wanted->y);
+  return probe_shown && ab_settled();
+}
+
+bool ViewerApp::screenshot_on_close(const FrameLayout& layout) {
+  const bool closing = quit_ || glfwWindowShouldClose(window_) || closing_since_s_ >= 0.0;
+  if (!closing || options_.frames > 0 || options_.screenshot_path.empty()) return false;
+  if (closing_since_s_ < 0.0) closing_since_s_ = seconds_now();
+  if (!shows_what_was_asked() && seconds_now() - closing_since_s_ <= kMaxAbWaitS) {
+    quit_ = false;  // until the frame comes
+    glfwSetWindowShouldClose(window_, GLFW_FALSE);
+    return true;
+  }
+  if (!write_screenshot(layout)) exit_code_ = 1;
+  quit_ = true;
+  return false;
 }
 
 // The views straight from the GPU where the engine rectified them there, else from the pair.
@@ -1478,6 +1521,11 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
                 ViewKind::Cloud) != state_.settings.views.begin() + layout.cells.size()) {
     std::printf("3d view: %s, path %s\n", cloud_view_->label().c_str(),
                 cloud_path_name(cloud_view_->path()));
+    // Where the mouse (or a preset) left the camera.
+    const OrbitCamera& c = cloud_view_->camera();
+    std::printf("3d camera: yaw %.4f pitch %.4f distance %.5g target %.5g %.5g %.5g, %s\n", c.yaw,
+                c.pitch, c.distance, c.target.x, c.target.y, c.target.z,
+                c.orthographic ? "orthographic" : "perspective");
   }
   print_window_placement(sx, sy);
   std::fflush(stdout);
@@ -1566,7 +1614,9 @@ int ViewerApp::run() {
   const auto frame_period = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(1.0 / kMaxDisplayFps));
   int unsettled_frames = 0;  // frames the screenshot waited for the layout
-  while (!quit_ && !glfwWindowShouldClose(window_) && stop_signal() == 0) {
+  // Closing the window ends the loop, unless a --screenshot is to be taken first (below).
+  const bool screenshot_when_closed = options_.frames <= 0 && !options_.screenshot_path.empty();
+  while (!quit_ && (!glfwWindowShouldClose(window_) || screenshot_when_closed) && stop_signal() == 0) {
     // Sleep until the next display slot, waking early for input.
     const double wait_s = std::chrono::duration<double>(next_frame_due - Clock::now()).count();
     if (wait_s > 0.0) {
@@ -1587,6 +1637,7 @@ int ViewerApp::run() {
     ViewerStatus status = make_status();
     const float menu_height = draw_main_menu(state_, status);
     layout_ = compute_layout(menu_height);
+    log_input();
     handle_keys();
     handle_mouse(layout_);
     update_result_parts(/*force=*/false);
@@ -1626,6 +1677,11 @@ int ViewerApp::run() {
       glfwSwapBuffers(window_);
       continue;
     }
+    if (screenshot_on_close(layout_)) {
+      glfwSwapBuffers(window_);
+      continue;
+    }
+    if (quit_) break;
     if (ended_early) {
       std::printf("the source ended after %lld shown frames (of --frames %d)\n",
                   static_cast<long long>(frames_shown_), options_.frames);
