@@ -153,6 +153,7 @@ class ViewerApp {
   void measure_flicker();
   void refresh_confidence_view(size_t shown_views);
   void refresh_cloud(size_t shown_views);
+  bool cloud_on_screen() const;  // a 3D view in one of the layout's cells
   void write_cloud_snapshot();
   void start_cloud_recording(const std::string& folder);
   void stop_cloud_recording();
@@ -1340,6 +1341,11 @@ void ViewerApp::write_cloud_snapshot() {
 }
 
 // The 3D view's vertices, made only while a view shows it.
+bool ViewerApp::cloud_on_screen() const {
+  const auto end = state_.settings.views.begin() + state_.settings.layout;
+  return std::find(state_.settings.views.begin(), end, ViewKind::Cloud) != end;
+}
+
 void ViewerApp::refresh_cloud(size_t shown_views) {
   if (!frame_) return;
   bool shown = false;
@@ -1521,6 +1527,8 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
                 ViewKind::Cloud) != state_.settings.views.begin() + layout.cells.size()) {
     std::printf("3d view: %s, path %s\n", cloud_view_->label().c_str(),
                 cloud_path_name(cloud_view_->path()));
+    std::printf("3d timing: %s\n",
+                cloud_view_->timings().text(cloud_view_->points(), cloud_path_name(cloud_view_->path())).c_str());
     // Where the mouse (or a preset) left the camera.
     const OrbitCamera& c = cloud_view_->camera();
     std::printf("3d camera: yaw %.4f pitch %.4f distance %.5g target %.5g %.5g %.5g, %s\n", c.yaw,
@@ -1550,6 +1558,9 @@ ViewerStatus ViewerApp::make_status() const {
   status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
   status.cloud_path = cloud_path_name(cloud_view_->path());
+  if (cloud_on_screen()) {
+    status.cloud_timing = cloud_view_->timings().text(cloud_view_->points(), status.cloud_path);
+  }
   if (cloud_recorder_) {
     const CloudRecorder::Status s = cloud_recorder_->status();
     status.cloud_recording = std::to_string(s.written) + " written, " + std::to_string(s.dropped) +

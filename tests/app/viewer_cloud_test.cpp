@@ -154,6 +154,8 @@ class ViewerCloudTest : public test::ViewerSuite {
                                        &code);
     EXPECT_EQ(code, 0) << read_all(path("err"));
     EXPECT_NE(out.find("3d view: 3d (metres), path host upload"), std::string::npos) << out;
+    // Its time per frame is measured: the host's build of the 76800 vertices at least.
+    EXPECT_NE(out.find("3d timing: 76800 points, host upload: build "), std::string::npos) << out;
     const Cell cell = parse_cell(out);
     EXPECT_TRUE(cell.found) << out;
     if (code != 0 || !cell.found) return {};
