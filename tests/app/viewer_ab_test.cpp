@@ -338,6 +338,28 @@ TEST_F(ViewerAbTest, CopyingASideToTheOtherLeavesNoDifference) {
   }
 }
 
+// The A and B lines of a dataset pair's run give each side's bad-1 and bad-2 over the dataset's
+// non-occluded pixels, equal (to the 0.01 printed) to evaluate_disparity of the results of `pa`
+// and `pb` computed here, and the two differ.
+void expect_each_sides_errors(const std::string& out, const StereoSample& sample,
+                              const StereoParams& pa, const StereoParams& pb) {
+  const ImageF32 da = CpuEngine().compute(sample.left, sample.right, pa).disparity;
+  const ImageF32 db = CpuEngine().compute(sample.left, sample.right, pb).disparity;
+  const DisparityEvaluation ea = evaluate_disparity(da, sample.ground_truth, sample.masks);
+  const DisparityEvaluation eb = evaluate_disparity(db, sample.ground_truth, sample.masks);
+  ASSERT_NE(ea.find("nonocc"), nullptr);
+  const std::string a = line_starting(out, "A: ");
+  const std::string b = line_starting(out, "B: ");
+  ASSERT_FALSE(a.empty()) << out;
+  ASSERT_FALSE(b.empty()) << out;
+  EXPECT_NEAR(number_before(a, "%, bad-2"), ea.find("nonocc")->bad_1, 0.006) << a;
+  EXPECT_NEAR(number_before(b, "%, bad-2"), eb.find("nonocc")->bad_1, 0.006) << b;
+  EXPECT_NEAR(number_before(a, "%, valid"), ea.find("nonocc")->bad_2, 0.006) << a;
+  EXPECT_NEAR(number_before(b, "%, valid"), eb.find("nonocc")->bad_2, 0.006) << b;
+  EXPECT_NE(ea.find("nonocc")->bad_1, eb.find("nonocc")->bad_1);  // P2 shows in the error
+  EXPECT_EQ(a.find("(frame"), std::string::npos) << a;  // the errors are of the pair shown
+}
+
 // A dataset with ground truth (Middlebury 2014's layout, written here from the scene's frame 3,
 // with an occlusion mask and a strip of unknown truth): each side shows its own bad-1 and bad-2
 // over the non-occluded pixels, equal to what evaluate_disparity (as `stereoview eval`) gives
@@ -368,28 +390,31 @@ TEST_F(ViewerAbTest, OnADatasetEachSideShowsItsErrorAgainstTheDatasetsTruth) {
   StereoParams pa;
   StereoParams pb = pa;
   pb.p2 = 200;
+  expect_each_sides_errors(run.out, samples[0], pa, pb);
   const ImageF32 da = CpuEngine().compute(samples[0].left, samples[0].right, pa).disparity;
-  const ImageF32 db = CpuEngine().compute(samples[0].left, samples[0].right, pb).disparity;
-  const DisparityEvaluation ea = evaluate_disparity(da, samples[0].ground_truth, samples[0].masks);
-  const DisparityEvaluation eb = evaluate_disparity(db, samples[0].ground_truth, samples[0].masks);
-  ASSERT_NE(ea.find("nonocc"), nullptr);
-  const std::string a = line_starting(run.out, "A: ");
-  const std::string b = line_starting(run.out, "B: ");
-  ASSERT_FALSE(a.empty()) << run.out;
-  ASSERT_FALSE(b.empty()) << run.out;
-  EXPECT_NEAR(number_before(a, "%, bad-2"), ea.find("nonocc")->bad_1, 0.006) << a;
-  EXPECT_NEAR(number_before(b, "%, bad-2"), eb.find("nonocc")->bad_1, 0.006) << b;
-  EXPECT_NEAR(number_before(a, "%, valid"), ea.find("nonocc")->bad_2, 0.006) << a;
-  EXPECT_NEAR(number_before(b, "%, valid"), eb.find("nonocc")->bad_2, 0.006) << b;
-  EXPECT_NE(ea.find("nonocc")->bad_1, eb.find("nonocc")->bad_1);  // P2 shows in the error
-  EXPECT_EQ(a.find("(frame"), std::string::npos) << a;
-
   const RegionStatistics expected = region_statistics(da, rect, 0.0, 0.0, &samples[0].ground_truth);
   EXPECT_EQ(expected.truth_pixels, 50LL * 80);  // the unknown strip is left out
   char line[128];
   std::snprintf(line, sizeof line, "bad-1 %.2f %%, bad-2 %.2f %% of %lld px with truth",
                 expected.bad_1, expected.bad_2, expected.truth_pixels);
   EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
+}
+
+// The same on a real dataset, the shared data's Middlebury 2003 teddy (skipped without it;
+// STEREO_DATA_DIR names another copy).
+TEST_F(ViewerAbTest, OnMiddleburyTeddyEachSideShowsItsErrorAgainstItsTruth) {
+  const char* env = std::getenv("STEREO_DATA_DIR");
+  const std::string teddy = std::string(env ? env : STEREO_DATA_DIR_DEFAULT) + "/middlebury2003/teddy";
+  if (!std::filesystem::is_directory(teddy)) GTEST_SKIP() << "no shared data at " << teddy;
+  const ViewerRun run = run_viewer({"--dataset", teddy, "--frames", "1", "--screenshot",
+                                    path("teddy.png"), "--compare-set", "p2=200"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<StereoSample> samples = load_dataset(teddy);
+  ASSERT_EQ(samples.size(), 1u);
+  StereoParams pa;
+  StereoParams pb = pa;
+  pb.p2 = 200;
+  expect_each_sides_errors(run.out, samples[0], pa, pb);
 }
 
 // "Recording and snapshots take the shown view": with B's disparity the first view, a recording
