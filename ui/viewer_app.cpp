@@ -1340,12 +1340,12 @@ void ViewerApp::write_cloud_snapshot() {
   state_.add_log("snapshot: " + path + " (" + std::to_string(count) + " points of the 3D view)");
 }
 
-// The 3D view's vertices, made only while a view shows it.
 bool ViewerApp::cloud_on_screen() const {
   const auto end = state_.settings.views.begin() + state_.settings.layout;
   return std::find(state_.settings.views.begin(), end, ViewKind::Cloud) != end;
 }
 
+// The 3D view's vertices, made only while a view shows it.
 void ViewerApp::refresh_cloud(size_t shown_views) {
   if (!frame_) return;
   bool shown = false;
@@ -1523,8 +1523,7 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
                 view_kind_name(state_.settings.views[i]), cloud ? "cell" : "image", r.x * sx,
                 r.y * sy, r.w * sx, r.h * sy, textures_->width(), textures_->height());
   }
-  if (std::find(state_.settings.views.begin(), state_.settings.views.begin() + layout.cells.size(),
-                ViewKind::Cloud) != state_.settings.views.begin() + layout.cells.size()) {
+  if (cloud_on_screen()) {
     std::printf("3d view: %s, path %s\n", cloud_view_->label().c_str(),
                 cloud_path_name(cloud_view_->path()));
     std::printf("3d timing: %s\n",
