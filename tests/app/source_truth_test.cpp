@@ -13,17 +13,12 @@
 #include "src/core/image_formats.h"
 #include "src/io/dataset_source.h"
 #include "src/io/png_io.h"
+#include "tests/support/synthetic_frames.h"
 
 namespace sv {
 namespace {
 
-SyntheticSceneConfig small_scene() {
-  SyntheticSceneConfig config;
-  config.width = 96;
-  config.height = 64;
-  config.max_disparity = 16;
-  return config;
-}
+SyntheticSceneConfig small_scene() { return test::scene_config(96, 64, 16); }
 
 TEST(SourceTruth, TheSyntheticScenesIsItsRenderedTruthOverTheNonOccludedPixels) {
   const SourceTruth truth = SourceTruth::of_synthetic(small_scene());
