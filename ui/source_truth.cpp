@@ -14,12 +14,7 @@ SourceTruth SourceTruth::of_source(const FrameSource& source) {
   SourceTruth truth;
   const auto* dataset = dynamic_cast<const DatasetSource*>(&source);
   if (!dataset) return truth;
-  auto samples = std::make_shared<std::vector<PairTruth>>();
-  for (int64_t i = 0; i < dataset->frame_count(); ++i) {
-    const StereoSample& sample = dataset->sample(i);
-    samples->push_back(PairTruth{sample.ground_truth, sample.masks});
-  }
-  truth.dataset_ = std::move(samples);
+  truth.dataset_ = dataset->shared_samples();
   return truth;
 }
 
@@ -31,7 +26,8 @@ std::optional<PairTruth> SourceTruth::at(int64_t index) const {
     return truth;
   }
   if (dataset_ && index >= 0 && index < static_cast<int64_t>(dataset_->size())) {
-    return (*dataset_)[static_cast<size_t>(index)];
+    const StereoSample& sample = (*dataset_)[static_cast<size_t>(index)];
+    return PairTruth{sample.ground_truth, sample.masks};
   }
   return std::nullopt;
 }

@@ -9,6 +9,7 @@
 #include "src/core/frame_source.h"
 #include "src/core/image.h"
 #include "src/core/synthetic_scene.h"
+#include "src/io/dataset_loader.h"
 
 namespace sv {
 
@@ -20,9 +21,9 @@ struct PairTruth {
 
 // The ground truth of the pairs the viewer shows, where its source has one (issue 22): the
 // synthetic scene's exact truth (a render of the frame, so call it off the GL thread when it
-// may be slow) or a dataset's files (Middlebury, KITTI: kept from the loader when the source
-// opened, so nothing is read again). Other sources have none. Cheap to copy: a dataset's images
-// are shared.
+// may be slow) or a dataset's files (Middlebury, KITTI: the loader's samples, shared with the
+// source, so nothing is read or held twice). Other sources have none. Cheap to copy; at() copies
+// the one pair's truth it returns.
 class SourceTruth {
  public:
   SourceTruth() = default;  // none
@@ -40,7 +41,7 @@ class SourceTruth {
 
  private:
   std::optional<SyntheticSceneConfig> synthetic_;
-  std::shared_ptr<const std::vector<PairTruth>> dataset_;  // by sample index
+  std::shared_ptr<const std::vector<StereoSample>> dataset_;  // the source's, shared
 };
 
 }  // namespace sv
