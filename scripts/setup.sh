@@ -12,7 +12,7 @@ packages=(
   libglfw3-dev libgl-dev libegl-dev python3-glad libimgui-dev libstb-dev
   libuvc-dev
   libhwy-dev
-  xvfb xauth
+  xvfb xauth libxtst-dev
   groff-base
   python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
 )

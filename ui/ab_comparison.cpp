@@ -23,6 +23,7 @@ std::string side_line(const char* name, const AbSideResult& side, const AbMatch&
     std::snprintf(text, sizeof text, ", bad-1 %.2f %%, bad-2 %.2f %%, valid %.1f %%",
                   side.errors->bad_1, side.errors->bad_2, side.density);
     line += text;
+    if (side.errors->region != "nonocc") line += " (" + side.errors->region + ")";
     if (match.errors_index != side.key.index) {
       line += " (frame " + std::to_string(match.errors_index) + ")";
     } else if (!match.evaluated) {
@@ -124,12 +125,11 @@ void AbComparison::poll_errors() {
   pair.b_sequence = match_->b.sequence;
   errors_ = std::async(std::launch::async, [pair, truth = truth_, a = match_->a.disparity,
                                             b = match_->b.disparity]() mutable {
-    const std::optional<AbTruth> t = truth(pair.key);
+    const std::optional<PairTruth> t = truth(pair.key);
     auto evaluate = [&](const ImageF32& disparity, SideErrors& side) {
       if (!t || !t->disparity.same_size(disparity)) return;
-      const DisparityEvaluation e =
-          evaluate_disparity(disparity, t->disparity, EvaluationMasks{t->nonoccluded, {}, {}});
-      if (const RegionErrors* nonocc = e.find("nonocc")) side.errors = *nonocc;
+      const DisparityEvaluation e = evaluate_disparity(disparity, t->disparity, t->masks);
+      if (const RegionErrors* region = e.find(SourceTruth::region_of(*t))) side.errors = *region;
       side.density = e.density;
     };
     evaluate(a, pair.a);

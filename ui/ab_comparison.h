@@ -16,6 +16,7 @@
 #include "src/core/evaluation.h"
 #include "src/core/stereo_params.h"
 #include "ui/engine_choice.h"
+#include "ui/source_truth.h"
 #include "ui/viewer_settings.h"
 
 namespace sv {
@@ -61,7 +62,9 @@ struct AbSideResult {
   std::string engine;
   ImageF32 disparity;
   double processing_ms = 0.0;
-  std::optional<RegionErrors> errors;  // against the ground truth, where the source has one
+  // Against the ground truth, where the source has one: over its non-occluded pixels (the
+  // synthetic scene, datasets with an occlusion mask), else all with known truth (region "all").
+  std::optional<RegionErrors> errors;
   double density = 0.0;                // percent valid among pixels with ground truth
 };
 
@@ -77,12 +80,8 @@ struct AbMatch {
   int64_t errors_index = -1;
 };
 
-// The ground truth of a pair (the synthetic scene's), with the pixels to evaluate (non-occluded).
-struct AbTruth {
-  ImageF32 disparity;
-  ImageU8 nonoccluded;
-};
-using AbTruthFn = std::function<std::optional<AbTruth>(const AbPairKey& key)>;
+// A pair's ground truth (SourceTruth: the synthetic scene's, a dataset's), nullopt for none.
+using AbTruthFn = std::function<std::optional<PairTruth>(const AbPairKey& key)>;
 
 // B's side while A/B is on: its own processing thread on a queue the pipeline's fan-out fills
 // with a copy of every pair A gets, its timings, and the matching of its results with A's by
@@ -108,7 +107,7 @@ class AbComparison {
 
   // With ground truth (null: none), each side's errors are computed for the newest match, on a
   // worker thread (the synthetic scene's truth costs a render of the frame); `truth` is called
-  // there. match() gets them when they are done.
+  // there. Datasets' truth comes the same way (SourceTruth). match() gets them when they are done.
   void set_truth(AbTruthFn truth) { truth_ = std::move(truth); }
   // The match shown still waits for its errors.
   bool errors_pending() const { return truth_ && match_ && !match_->evaluated; }

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <chrono>
 #include <cstring>
 
 #ifdef STEREOVIEW_HAS_CUDA_GL
@@ -11,6 +12,15 @@
 #endif
 
 namespace sv {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+}  // namespace
 
 CloudProjection cloud_projection_for(const CloudInputs& inputs, int width, int height,
                                      const StereoParams& params) {
@@ -80,10 +90,18 @@ void CloudView::update(const ProcessedFrame& frame, const CloudInputs& inputs) {
   Key key{frame.sequence, projection_, style_for(inputs)};
   if (key_ && *key_ == key) return;
   key_ = std::make_unique<Key>(key);
-  if (try_interop(frame, key.style)) return;
+  vertex_count_ = static_cast<size_t>(disparity.width()) * disparity.height();
+  const auto start = Clock::now();
+  if (try_interop(frame, key.style)) {
+    timings_.add(CloudTimings::Part::Build, ms_since(start));
+    return;
+  }
   build_host_vertices(frame, inputs);
+  const auto built = Clock::now();
+  timings_.add(CloudTimings::Part::Build, ms_since(start));
   resize_buffer(vertices_.size());
   renderer_.upload_from_host(vertices_);
+  timings_.add(CloudTimings::Part::Upload, ms_since(built));
 }
 
 bool CloudView::try_interop(const ProcessedFrame& frame, const CloudStyle& style) {
@@ -151,6 +169,7 @@ void CloudView::draw(const Rect& cell, const Framebuffer& framebuffer,
   const float aspect = cell.h > 0.0f ? cell.w / cell.h : 1.0f;
   renderer_.draw(cell, framebuffer, camera_.cloud_to_clip(aspect), settings.point_size,
                  cloud_guides(scene_, guides));
+  for (const double ms : renderer_.take_draw_times()) timings_.add(CloudTimings::Part::Draw, ms);
 }
 
 void CloudView::show_preset(CloudViewPreset preset) {

@@ -12,6 +12,7 @@
 #include "src/io/stereo_calibration.h"
 #include "ui/cloud_guides.h"
 #include "ui/colour_range_tracker.h"
+#include "ui/cloud_timings.h"
 #include "ui/orbit_camera.h"
 #include "ui/point_cloud_renderer.h"
 #include "ui/viewer_settings.h"
@@ -72,6 +73,9 @@ class CloudView {
   bool metric() const { return projection_.metric; }
   PointCloudRenderer::Path path() const { return renderer_.path(); }
   const OrbitCamera& camera() const { return camera_; }
+  // Its time per frame: building (or the interop call), uploading, drawing (GL).
+  const CloudTimings& timings() const { return timings_; }
+  size_t points() const { return vertex_count_; }
 
  private:
   struct Key;
@@ -95,6 +99,8 @@ class CloudView {
 #ifdef STEREOVIEW_HAS_CUDA_GL
   std::unique_ptr<cuda::InteropPointCloud> interop_;
 #endif
+  CloudTimings timings_;
+  size_t vertex_count_ = 0;  // of the frame shown
 };
 
 }  // namespace sv

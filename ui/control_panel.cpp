@@ -330,7 +330,9 @@ void region_section(ViewerState& state, const ViewerStatus& status) {
     ImGui::TextWrapped("%s", line.c_str());
   }
   if (status.region->has_truth) {
-    ImGui::TextDisabled("ground truth: the synthetic scene");
+    ImGui::TextDisabled("ground truth: the %s", state.active_source.kind == SourceKind::Synthetic
+                                                     ? "synthetic scene's"
+                                                     : "dataset's");
   } else {
     ImGui::TextDisabled("no ground truth for this source");
   }

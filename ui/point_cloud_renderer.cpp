@@ -25,6 +25,8 @@ PointCloudRenderer::PointCloudRenderer(const std::string& shader_dir)
 }
 
 PointCloudRenderer::~PointCloudRenderer() {
+  for (const GLuint query : pending_queries_) glDeleteQueries(1, &query);
+  for (const GLuint query : free_queries_) glDeleteQueries(1, &query);
   glDeleteBuffers(1, &points_buffer_);
   glDeleteBuffers(1, &lines_buffer_);
   glDeleteVertexArrays(1, &points_array_);
@@ -88,8 +90,18 @@ void PointCloudRenderer::draw(const Rect& cell, const Framebuffer& fb, const Mat
   glUniformMatrix4fv(transform_location_, 1, GL_FALSE, cloud_to_clip.m.data());
   glUniform1f(point_size_location_, point_size * fb.scale_y);
   if (vertex_count_ > 0) {
+    GLuint query = 0;
+    if (free_queries_.empty()) {
+      glGenQueries(1, &query);
+    } else {
+      query = free_queries_.back();
+      free_queries_.pop_back();
+    }
+    glBeginQuery(GL_TIME_ELAPSED, query);
     glBindVertexArray(points_array_);
     glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(vertex_count_));
+    glEndQuery(GL_TIME_ELAPSED);
+    pending_queries_.push_back(query);
   }
   if (!guides.empty()) {
     glBindBuffer(GL_ARRAY_BUFFER, lines_buffer_);
@@ -106,6 +118,22 @@ void PointCloudRenderer::draw(const Rect& cell, const Framebuffer& fb, const Mat
   glDisable(GL_SCISSOR_TEST);
   glViewport(0, 0, fb.width, fb.height);
   check_gl("drawing the 3D view");
+}
+
+std::vector<double> PointCloudRenderer::take_draw_times() {
+  std::vector<double> times;
+  while (!pending_queries_.empty()) {
+    const GLuint query = pending_queries_.front();
+    GLint ready = 0;
+    glGetQueryObjectiv(query, GL_QUERY_RESULT_AVAILABLE, &ready);
+    if (!ready) break;  // the later ones are not either
+    GLuint64 nanoseconds = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &nanoseconds);
+    times.push_back(static_cast<double>(nanoseconds) * 1e-6);
+    pending_queries_.pop_front();
+    free_queries_.push_back(query);
+  }
+  return times;
 }
 
 }  // namespace sv

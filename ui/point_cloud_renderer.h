@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ class PointCloudRenderer {
   // The cloud and `guides` (segment pairs) through `cloud_to_clip`, into `cell`.
   void draw(const Rect& cell, const Framebuffer& framebuffer, const Mat4& cloud_to_clip,
             float point_size, const std::vector<CloudVertex>& guides);
+  // The GL's time for drawing the points of earlier draw() calls, ms, oldest first: each draw
+  // is measured by a GL_TIME_ELAPSED query whose result is read once it is ready (a frame or
+  // two later), so measuring never waits for the GL.
+  std::vector<double> take_draw_times();
 
  private:
   void bind_layout(GLuint vertex_array, GLuint buffer);
@@ -56,6 +61,9 @@ class PointCloudRenderer {
   size_t vertex_count_ = 0;
   uint64_t storage_generation_ = 0;
   Path path_ = Path::HostUpload;
+  // Timer queries in flight, oldest first, and spare ones to reuse.
+  std::deque<GLuint> pending_queries_;
+  std::vector<GLuint> free_queries_;
 };
 
 const char* cloud_path_name(PointCloudRenderer::Path path);

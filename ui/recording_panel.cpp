@@ -87,6 +87,7 @@ void RecordingPanel::start(const ProcessedFrame& frame, const RecordingContext& 
   request.engine = frame.engine;
   request.calibration_file = context.calibration_file;
   request.geometry = context.geometry;
+  request.difference_scale = context.difference_scale;
   error_.clear();
   error_reported_ = false;
   try {
@@ -140,27 +141,50 @@ void RecordingPanel::update(const ProcessedFrame* frame, const RecordingContext&
   }
 }
 
+namespace {
+
+// What a recording frame of `format` takes from the pair: its number and time, and the views
+// (the raw format at the input's full depth).
+RecordingFrame pair_part(const StereoPair& pair, const std::string& format) {
+  RecordingFrame record;
+  record.index = pair.index;
+  record.timestamp_s = pair.timestamp_s;
+  if (format == "raw" || format == "side-by-side") {
+    record.left = pair.left;
+    record.right = pair.right;
+  }
+  if (format == "raw") {
+    record.left16 = pair.left16;
+    record.right16 = pair.right16;
+    record.leftf = pair.leftf;
+    record.rightf = pair.rightf;
+  }
+  return record;
+}
+
+}  // namespace
+
 void RecordingPanel::add_frame(const ProcessedFrame& frame) {
   if (!recorder_) return;
-  RecordingFrame record;
-  record.index = frame.pair.index;
-  record.timestamp_s = frame.pair.timestamp_s;
+  const std::string format = kFormats[format_index_];
+  RecordingFrame record = pair_part(frame.pair, format);
   record.params = frame.params;  // parameters change live: the sidecar lists each change
   record.engine = frame.engine;
-  const std::string format = kFormats[format_index_];
-  if (format == "raw" || format == "side-by-side") {
-    record.left = frame.pair.left;
-    record.right = frame.pair.right;
-  }
-  if (format == "raw") {  // the raw format records the input's full depth
-    record.left16 = frame.pair.left16;
-    record.right16 = frame.pair.right16;
-    record.leftf = frame.pair.leftf;
-    record.rightf = frame.pair.rightf;
-  }
   if (format == "color" || format == "side-by-side") record.disparity = frame.result.disparity;
   if (format == "lossless16") record.disparity_fixed = frame.result.disparity_fixed;
   recorder_->submit(std::move(record));  // never waits: a full queue counts a dropped frame
+}
+
+void RecordingPanel::add_difference(const AbMatch& match, const ImageRgb8& colours) {
+  if (!recorder_ || !match.b_frame) return;
+  const std::string format = kFormats[format_index_];
+  // B's pair is the one both sides computed.
+  RecordingFrame record = pair_part(match.b_frame->pair, format);
+  record.params = match.a.params;
+  record.engine = match.a.engine;
+  if (format == "color" || format == "side-by-side") record.picture = colours;
+  if (format == "lossless16") record.disparity_fixed = difference_fixed(match.difference);
+  recorder_->submit(std::move(record));
 }
 
 void RecordingPanel::draw(float x, float y, float indicator_x, float indicator_y) {
@@ -231,6 +255,7 @@ void RecordingPanel::update(const ProcessedFrame*, const RecordingContext&) {
   request_ = Request::None;
 }
 void RecordingPanel::add_frame(const ProcessedFrame&) {}
+void RecordingPanel::add_difference(const AbMatch&, const ImageRgb8&) {}
 void RecordingPanel::draw(float x, float y, float, float) {
   ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);

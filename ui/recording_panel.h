@@ -10,6 +10,7 @@
 #include "src/core/colorize.h"
 #include "src/core/synthetic_scene.h"
 #include "src/io/stereo_calibration.h"
+#include "ui/ab_comparison.h"
 
 namespace sv {
 
@@ -22,6 +23,8 @@ struct RecordingContext {
   Colormap colormap = Colormap::Turbo;
   std::string calibration_file;
   std::optional<StereoGeometry> geometry;
+  // Set while the A/B difference view is the view recorded (its scale, px): see add_difference.
+  std::optional<float> difference_scale;
 };
 
 // The viewer's recording (issue 6): a "Recording" window (format, file, codec, record / stop,
@@ -48,6 +51,10 @@ class RecordingPanel {
   void update(const ProcessedFrame* frame, const RecordingContext& context);
   // Each new frame on screen: queued for the recorder, or counted as dropped when it is behind.
   void add_frame(const ProcessedFrame& frame);
+  // Each new A/B match while the difference view is the view recorded: the colour formats take
+  // the view as shown (`colours`), lossless16 |A - B| in px where both sides are valid (0 where
+  // at most one is), raw the pair; the sidecar says so ("view": "difference").
+  void add_difference(const AbMatch& match, const ImageRgb8& colours);
   // The window (first shown collapsed at x, y) and, while recording, the indicator at
   // (indicator_x, indicator_y). Call inside an ImGui frame.
   void draw(float x, float y, float indicator_x, float indicator_y);

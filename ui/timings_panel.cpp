@@ -18,6 +18,7 @@ void draw_rates(const ViewerStatus& status) {
   ImGui::Text("pairs %lld, dropped %llu", static_cast<long long>(status.capture.delivered),
               static_cast<unsigned long long>(status.capture.dropped));
   ImGui::TextWrapped("GPU memory: %s", status.gpu_memory.c_str());
+  if (!status.cloud_timing.empty()) ImGui::TextWrapped("3D view: %s", status.cloud_timing.c_str());
   if (status.flicker) {
     ImGui::Text("flicker %.3f px (mean %.3f)", *status.flicker, status.flicker_mean.value_or(0.0));
     if (ImGui::IsItemHovered()) {

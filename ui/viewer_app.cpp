@@ -49,6 +49,7 @@
 #include "ui/script_run.h"
 #include "ui/shader_program.h"
 #include "ui/snapshot.h"
+#include "ui/source_truth.h"
 #include "ui/timings_panel.h"
 #include "ui/view_renderer.h"
 #include "ui/window_dock.h"
@@ -122,7 +123,17 @@ class ViewerApp {
   void apply_ab_requests(const AbRequests& requests);
   void apply_ab_script(const ScriptEvent& event);
   bool ab_settled() const;
-  bool recording_follows_b() const;  // a B disparity view comes before any of A
+  // The frame on screen shows every change asked for: parameters, the Cost curve's pixel, B.
+  bool shows_what_was_asked() const;
+  // Closing (Q, Esc, the window's close button, a script's quit) without --frames takes the
+  // --screenshot first, once the frame shows what was asked (at most kMaxAbWaitS later); true
+  // while that wait goes on.
+  bool screenshot_on_close(const FrameLayout& layout);
+  void log_input();  // --log-input
+  // What a recording takes: the first disparity view on screen decides (A's, B's, the difference).
+  enum class RecordedView { A, B, Difference };
+  RecordedView recorded_view() const;
+  SourceTruth source_truth() const;  // the running source's ground truth, if it has one
   void show_views(const ProcessedFrame& frame);
   void play_script(double seconds);
   void apply_script_event(const ScriptEvent& event);
@@ -142,6 +153,7 @@ class ViewerApp {
   void measure_flicker();
   void refresh_confidence_view(size_t shown_views);
   void refresh_cloud(size_t shown_views);
+  bool cloud_on_screen() const;  // a 3D view in one of the layout's cells
   void write_cloud_snapshot();
   void start_cloud_recording(const std::string& folder);
   void stop_cloud_recording();
@@ -175,6 +187,7 @@ class ViewerApp {
   std::unique_ptr<FramePipeline> pipeline_;
   NoticeCollector notices_;                // the sources' notices, from the capture thread
   std::optional<StereoGeometry> geometry_;  // the running source's calibration Q
+  SourceTruth dataset_truth_;               // the running dataset's ground truth, if it is one
   int64_t pipeline_frames_ = 0;            // frames shown from the running pipeline
   // After a seek, results of pairs read before it are skipped until the target shows (a few at
   // most: the one the capture thread holds, the queue's, the fan-out's, the engine queue's and
@@ -228,6 +241,8 @@ class ViewerApp {
   ImageRgb8 colorized_b_;            // B's disparity as shown
   ImageRgb8 difference_colours_;     // the difference view as shown
   double ab_wait_since_s_ = -1.0;    // when the screenshot began to wait for B; -1: not waiting
+  double closing_since_s_ = -1.0;    // when closing began to wait for the --screenshot's frame
+  std::string last_input_line_;      // --log-input's, printed again only when it changes
   ColourRangeTracker colour_range_;
   RegionProbe region_;
   FlickerMeter flicker_meter_;
@@ -380,6 +395,7 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   if (seek_to > 0 && !opened.source->is_live() && opened.source->seek(seek_to)) {
     opened.first.reset();  // the pair read to check the source is not the one wanted
   }
+  dataset_truth_ = SourceTruth::of_source(*opened.source);  // before the pipeline takes it
   auto pipeline = std::make_unique<FramePipeline>(std::move(opened.source), std::move(opened.first),
                                                   state_.loop, state_.realtime, notices_.sink(),
                                                   state_.engine.kind(), state_.params, interop_);
@@ -590,7 +606,7 @@ void ViewerApp::collect_results() {
   measure_flicker();
   refresh_disparity_colours();
   ab_.add_a(*frame_);
-  if (!recording_follows_b()) recording_.add_frame(*frame_);
+  if (recorded_view() == RecordedView::A) recording_.add_frame(*frame_);
 }
 
 void ViewerApp::start_b(bool from_shown_pair) {
@@ -609,12 +625,9 @@ void ViewerApp::start_b(bool from_shown_pair) {
   latest_generation_b_ = 0;
   ab_colour_key_.reset();
   ab_wait_since_s_ = -1.0;
-  if (state_.active_source.kind == SourceKind::Synthetic) {
-    const SyntheticSceneConfig scene = state_.scene;
-    ab_.set_truth([scene](const AbPairKey& key) -> std::optional<AbTruth> {
-      SyntheticFrame f = SyntheticScene(scene).render(static_cast<int>(key.index));
-      return AbTruth{std::move(f.ground_truth), std::move(f.nonoccluded_mask)};
-    });
+  const SourceTruth truth = source_truth();
+  if (truth.known()) {
+    ab_.set_truth([truth](const AbPairKey& key) { return truth.at(key.index); });
   } else {
     ab_.set_truth(nullptr);
   }
@@ -632,20 +645,28 @@ void ViewerApp::collect_b() {
     state_.ab.engine.observe(message);
   }
   const std::optional<AbMatch>& match = ab_.match();
-  if (match && ab_.match_version() != version && recording_follows_b()) {
-    recording_.add_frame(*match->b_frame);
+  if (match && ab_.match_version() != version) {
+    if (recorded_view() == RecordedView::B) recording_.add_frame(*match->b_frame);
+    if (recorded_view() == RecordedView::Difference) {
+      recording_.add_difference(*match, colorize_difference(match->difference, state_.ab.difference_scale));
+    }
   }
 }
 
-bool ViewerApp::recording_follows_b() const {
-  if (!ab_.running()) return false;
-  // The first disparity view on screen decides which side a recording takes.
+SourceTruth ViewerApp::source_truth() const {
+  if (state_.active_source.kind == SourceKind::Synthetic) return SourceTruth::of_synthetic(state_.scene);
+  return dataset_truth_;
+}
+
+ViewerApp::RecordedView ViewerApp::recorded_view() const {
+  if (!ab_.running()) return RecordedView::A;
   for (int i = 0; i < state_.settings.layout; ++i) {
     const ViewKind kind = state_.settings.views[i];
-    if (kind == ViewKind::DisparityB) return true;
-    if (kind == ViewKind::Disparity || kind == ViewKind::Blend) return false;
+    if (kind == ViewKind::DisparityB) return RecordedView::B;
+    if (kind == ViewKind::Difference) return RecordedView::Difference;
+    if (kind == ViewKind::Disparity || kind == ViewKind::Blend) return RecordedView::A;
   }
-  return false;
+  return RecordedView::A;
 }
 
 // B's disparity in A's colours (the same colour is the same disparity on both sides), and the
@@ -724,6 +745,40 @@ bool ViewerApp::ab_settled() const {
   return caught_up || (ab_wait_since_s_ >= 0.0 && seconds_now() - ab_wait_since_s_ > kMaxAbWaitS);
 }
 
+void ViewerApp::log_input() {
+  if (!options_.log_input) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  char line[128];
+  std::snprintf(line, sizeof line, "input: pointer %.0f %.0f buttons %d %d %d wheel %.0f",
+                io.MousePos.x, io.MousePos.y, io.MouseDown[0] ? 1 : 0, io.MouseDown[1] ? 1 : 0,
+                io.MouseDown[2] ? 1 : 0, io.MouseWheel);
+  if (line == last_input_line_ && io.MouseWheel == 0.0f) return;
+  last_input_line_ = line;
+  std::cerr << line << std::endl;
+}
+
+bool ViewerApp::shows_what_was_asked() const {
+  if (!frame_ || frame_->params_generation < latest_generation_) return false;
+  const std::optional<ProbePixel> wanted = state_.cost_curve.wanted();
+  const std::optional<PixelCosts>& probe = frame_->result.probe;
+  const bool probe_shown = !wanted || (probe && probe->pixel.x == wanted->x && probe->pixel.y == wanted->y);
+  return probe_shown && ab_settled();
+}
+
+bool ViewerApp::screenshot_on_close(const FrameLayout& layout) {
+  const bool closing = quit_ || glfwWindowShouldClose(window_) || closing_since_s_ >= 0.0;
+  if (!closing || options_.frames > 0 || options_.screenshot_path.empty()) return false;
+  if (closing_since_s_ < 0.0) closing_since_s_ = seconds_now();
+  if (!shows_what_was_asked() && seconds_now() - closing_since_s_ <= kMaxAbWaitS) {
+    quit_ = false;  // until the frame comes
+    glfwSetWindowShouldClose(window_, GLFW_FALSE);
+    return true;
+  }
+  if (!write_screenshot(layout)) exit_code_ = 1;
+  quit_ = true;
+  return false;
+}
+
 // The views straight from the GPU where the engine rectified them there, else from the pair.
 void ViewerApp::show_views(const ProcessedFrame& frame) {
   const DisplayPath before = textures_->views_display_path();
@@ -771,11 +826,13 @@ void ViewerApp::update_frame_statistics() {
   colour_range_.update(state_.settings.range, frame_->params, frame_->result.disparity,
                        frames_shown_, seconds_now());
   RegionProbe::TruthFn truth;
-  const SyntheticSceneConfig& scene = state_.scene;
-  if (state_.active_source.kind == SourceKind::Synthetic &&
-      frame_->result.disparity.same_size(scene.width, scene.height)) {
+  if (const SourceTruth source = source_truth(); source.known()) {
     const int64_t index = frame_->pair.index;
-    truth = [scene, index] { return SyntheticScene(scene).render(static_cast<int>(index)).ground_truth; };
+    const int w = frame_->result.disparity.width(), h = frame_->result.disparity.height();
+    truth = [source, index, w, h] {
+      std::optional<PairTruth> t = source.at(index);
+      return t && t->disparity.same_size(w, h) ? std::move(t->disparity) : ImageF32{};
+    };
   }
   region_.update(state_.settings.region, frame_->result.disparity, frames_shown_,
                  state_.settings.calibration, truth, seconds_now());
@@ -1209,10 +1266,12 @@ void ViewerApp::apply_requests() {
   const CaptureStatus capture = pipeline_->capture().status();
   // A recording starts with the parameters and engine of the side it takes.
   const ProcessedFrame* recorded =
-      recording_follows_b() && ab_.match() ? ab_.match()->b_frame.get() : (frame_ ? &*frame_ : nullptr);
-  recording_.update(recorded,
-                    {capture.source, recording_frame_rate(capture), state_.settings.colormap,
-                     state_.active_source.options.calib_path, shown_geometry()});
+      recorded_view() == RecordedView::B && ab_.match() ? ab_.match()->b_frame.get()
+                                                        : (frame_ ? &*frame_ : nullptr);
+  RecordingContext context{capture.source, recording_frame_rate(capture), state_.settings.colormap,
+                           state_.active_source.options.calib_path, shown_geometry(), std::nullopt};
+  if (recorded_view() == RecordedView::Difference) context.difference_scale = state_.ab.difference_scale;
+  recording_.update(recorded, context);
   if (requests.open_source) switch_source(state_.source);
   if (requests.reopen_source) {
     // The same input at the same frame, e.g. raw after rectified.
@@ -1279,6 +1338,11 @@ void ViewerApp::write_cloud_snapshot() {
   const int64_t count =
       write_cloud_vertices_ply(path, vertices, cloud_view_->metric() ? "metres" : "pixels");
   state_.add_log("snapshot: " + path + " (" + std::to_string(count) + " points of the 3D view)");
+}
+
+bool ViewerApp::cloud_on_screen() const {
+  const auto end = state_.settings.views.begin() + state_.settings.layout;
+  return std::find(state_.settings.views.begin(), end, ViewKind::Cloud) != end;
 }
 
 // The 3D view's vertices, made only while a view shows it.
@@ -1459,10 +1523,16 @@ bool ViewerApp::write_screenshot(const FrameLayout& layout) {
                 view_kind_name(state_.settings.views[i]), cloud ? "cell" : "image", r.x * sx,
                 r.y * sy, r.w * sx, r.h * sy, textures_->width(), textures_->height());
   }
-  if (std::find(state_.settings.views.begin(), state_.settings.views.begin() + layout.cells.size(),
-                ViewKind::Cloud) != state_.settings.views.begin() + layout.cells.size()) {
+  if (cloud_on_screen()) {
     std::printf("3d view: %s, path %s\n", cloud_view_->label().c_str(),
                 cloud_path_name(cloud_view_->path()));
+    std::printf("3d timing: %s\n",
+                cloud_view_->timings().text(cloud_view_->points(), cloud_path_name(cloud_view_->path())).c_str());
+    // Where the mouse (or a preset) left the camera.
+    const OrbitCamera& c = cloud_view_->camera();
+    std::printf("3d camera: yaw %.4f pitch %.4f distance %.5g target %.5g %.5g %.5g, %s\n", c.yaw,
+                c.pitch, c.distance, c.target.x, c.target.y, c.target.z,
+                c.orthographic ? "orthographic" : "perspective");
   }
   print_window_placement(sx, sy);
   std::fflush(stdout);
@@ -1487,6 +1557,9 @@ ViewerStatus ViewerApp::make_status() const {
   status.source_at_end = pipeline_->playback().at_end();
   status.cursor = cursor_;
   status.cloud_path = cloud_path_name(cloud_view_->path());
+  if (cloud_on_screen()) {
+    status.cloud_timing = cloud_view_->timings().text(cloud_view_->points(), status.cloud_path);
+  }
   if (cloud_recorder_) {
     const CloudRecorder::Status s = cloud_recorder_->status();
     status.cloud_recording = std::to_string(s.written) + " written, " + std::to_string(s.dropped) +
@@ -1551,7 +1624,9 @@ int ViewerApp::run() {
   const auto frame_period = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(1.0 / kMaxDisplayFps));
   int unsettled_frames = 0;  // frames the screenshot waited for the layout
-  while (!quit_ && !glfwWindowShouldClose(window_) && stop_signal() == 0) {
+  // Closing the window ends the loop, unless a --screenshot is to be taken first (below).
+  const bool screenshot_when_closed = options_.frames <= 0 && !options_.screenshot_path.empty();
+  while (!quit_ && (!glfwWindowShouldClose(window_) || screenshot_when_closed) && stop_signal() == 0) {
     // Sleep until the next display slot, waking early for input.
     const double wait_s = std::chrono::duration<double>(next_frame_due - Clock::now()).count();
     if (wait_s > 0.0) {
@@ -1572,6 +1647,7 @@ int ViewerApp::run() {
     ViewerStatus status = make_status();
     const float menu_height = draw_main_menu(state_, status);
     layout_ = compute_layout(menu_height);
+    log_input();
     handle_keys();
     handle_mouse(layout_);
     update_result_parts(/*force=*/false);
@@ -1611,6 +1687,11 @@ int ViewerApp::run() {
       glfwSwapBuffers(window_);
       continue;
     }
+    if (screenshot_on_close(layout_)) {
+      glfwSwapBuffers(window_);
+      continue;
+    }
+    if (quit_) break;
     if (ended_early) {
       std::printf("the source ended after %lld shown frames (of --frames %d)\n",
                   static_cast<long long>(frames_shown_), options_.frames);

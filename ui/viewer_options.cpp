@@ -167,7 +167,11 @@ std::string viewer_usage() {
        "quit after N shown frames (a still pair shows one, and one more after each parameter "
        "change); script events that never ran are listed and make the exit code 1"},
       {"--screenshot PATH",
-       "write a PNG of the whole window after the last frame (missing folders are created)"},
+       "write a PNG of the whole window after the last frame, or without --frames when the "
+       "viewer is closed (missing folders are created)"},
+      {"--log-input",
+       "print the pointer, buttons and wheel on stderr in each frame they change (for tests "
+       "that drive the viewer with X input, and bug reports)"},
       {"--script FILE", "timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'"},
       {"--preset FILE|NAME",
        "load parameters (key = value lines) from FILE or a shipped preset by NAME (default, "
@@ -242,6 +246,8 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
       options.frames = static_cast<int>(parse_integer(flag, value(), 1, 10000000));
     } else if (flag == "--screenshot") {
       options.screenshot_path = value();
+    } else if (flag == "--log-input") {
+      options.log_input = true;
     } else if (flag == "--script") {
       options.script_path = value();
     } else if (flag == "--engine") {

@@ -24,7 +24,10 @@ class ViewerUsageError : public InputError {
 struct ViewerOptions {
   bool help = false;
   int frames = 0;               // quit after this many processed frames were shown; 0 = never
-  std::string screenshot_path;  // PNG of the whole window after the last frame
+  std::string screenshot_path;  // PNG of the whole window after the last frame (or on closing)
+  // Each frame whose pointer, buttons or wheel changed prints "input: ..." on stderr, so a test
+  // that sends real X input knows when the viewer has seen each event.
+  bool log_input = false;
   std::string script_path;      // param_script.h
   std::vector<ScriptEvent> script;  // its events, read and checked while parsing
   std::string engine = "auto";

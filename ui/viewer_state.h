@@ -86,6 +86,7 @@ struct ViewerStatus {
   DisplayPath display_path = DisplayPath::HostUpload;  // the disparity's
   DisplayPath views_display_path = DisplayPath::HostUpload;
   std::string cloud_path = "host upload";  // how the 3D view's vertices are made
+  std::string cloud_timing;  // the 3D view's times (CloudTimings::text) while one is on screen
   std::string cloud_recording;  // the 3D view's recording: "N written, M dropped", empty when off
   std::string gl_renderer;
   std::string gpu_memory;

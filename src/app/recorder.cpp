@@ -54,6 +54,7 @@ Recorder::Recorder(RecorderSettings settings, NoticeSink notices)
   s.u16_encoding = settings_.encoder.u16_encoding;
   s.calibration_file = settings_.calibration_file;
   s.geometry = settings_.geometry;
+  s.difference_scale = settings_.difference_scale;
   sidecar_bytes_estimate_ = static_cast<int64_t>(sidecar_json(s).size()) + kSidecarMargin;
   thread_ = std::thread([this] { run(); });
 }

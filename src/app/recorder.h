@@ -33,6 +33,7 @@ struct RecorderSettings {
   StereoParams params;
   std::string calibration_file;
   std::optional<StereoGeometry> geometry;
+  std::optional<float> difference_scale;  // the frames are the A/B difference view
 };
 
 struct RecorderStatus {

@@ -42,6 +42,7 @@ RecorderSettings make_recorder_settings(const RecordingRequest& request) {
   settings.params = request.params;
   settings.calibration_file = request.calibration_file;
   settings.geometry = request.geometry;
+  settings.difference_scale = request.difference_scale;
   return settings;
 }
 

@@ -30,6 +30,9 @@ struct RecordingRequest {
   std::string engine;
   std::string calibration_file;
   std::optional<StereoGeometry> geometry;
+  // Set when the frames are the viewer's A/B difference view, not a disparity: its |A - B| at
+  // the brightest colour, px (the sidecar says how to read the file).
+  std::optional<float> difference_scale;
 };
 
 // InputError for an unknown format or a PNG name for a video format.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "src/core/disparity.h"
@@ -76,6 +77,21 @@ ImageRgb8 colorize_difference(const DisparityDifference& difference, float full_
       case DifferenceKind::OnlyB: colour = kDifferenceOnlyBColor; break;
     }
     out.data()[i] = colour;
+  }
+  return out;
+}
+
+ImageI16 difference_fixed(const DisparityDifference& difference) {
+  const ImageU8& kind = difference.kind;
+  ImageI16 out(kind.width(), kind.height());
+  for (size_t i = 0; i < kind.size(); ++i) {
+    const auto k = static_cast<DifferenceKind>(kind.data()[i]);
+    if (k != DifferenceKind::Equal && k != DifferenceKind::Differ) {
+      out.data()[i] = kInvalidFixedDisparity;
+      continue;
+    }
+    const long fixed = std::lround(difference.magnitude.data()[i] * kDisparityScale);
+    out.data()[i] = static_cast<int16_t>(std::min<long>(fixed, std::numeric_limits<int16_t>::max()));
   }
   return out;
 }

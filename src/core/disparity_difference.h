@@ -47,6 +47,12 @@ DisparityDifference disparity_difference(const ImageF32& a, const ImageF32& b,
 // disparity views' invalid magenta.
 ImageRgb8 colorize_difference(const DisparityDifference& difference, float full_scale);
 
+// |A - B| in the engine's fixed point (1/16 px, kDisparityScale) where both sides are valid,
+// kInvalidFixedDisparity where at most one is: how a 16-bit recording of the difference view
+// stores it (the recording's disparity encoding then decodes it to px). A and B are multiples of
+// 1/16 px, so this is exact; a magnitude beyond int16 is clamped.
+ImageI16 difference_fixed(const DisparityDifference& difference);
+
 // The colours above, so a legend and the tests name the same ones.
 constexpr Rgb8 kDifferenceEqualColor{0, 0, 0};
 constexpr Rgb8 kDifferenceOnlyAColor{0, 200, 255};

@@ -3,15 +3,18 @@
 namespace sv {
 
 DatasetSource::DatasetSource(const std::string& dir, double frames_per_second)
-    : dir_(dir), layout_(detect_layout(dir)), samples_(load_dataset(dir)), fps_(frames_per_second) {}
+    : dir_(dir),
+      layout_(detect_layout(dir)),
+      samples_(std::make_shared<const std::vector<StereoSample>>(load_dataset(dir))),
+      fps_(frames_per_second) {}
 
 std::string DatasetSource::describe() const {
-  return "dataset " + dir_ + " (" + layout_ + ", " + std::to_string(samples_.size()) + " pairs)";
+  return "dataset " + dir_ + " (" + layout_ + ", " + std::to_string(samples_->size()) + " pairs)";
 }
 
 std::optional<StereoPair> DatasetSource::next() {
   if (next_index_ >= frame_count()) return std::nullopt;
-  const StereoSample& s = samples_[static_cast<size_t>(next_index_)];
+  const StereoSample& s = (*samples_)[static_cast<size_t>(next_index_)];
   StereoPair pair;
   pair.index = next_index_++;
   pair.timestamp_s = fps_ > 0 ? static_cast<double>(pair.index) / fps_ : 0.0;

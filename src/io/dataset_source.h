@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,18 +19,21 @@ class DatasetSource : public FrameSource {
 
   std::string describe() const override;
   bool is_live() const override { return false; }
-  int64_t frame_count() const override { return static_cast<int64_t>(samples_.size()); }
+  int64_t frame_count() const override { return static_cast<int64_t>(samples_->size()); }
   double frames_per_second() const override { return fps_; }
   std::optional<StereoPair> next() override;
   bool seek(int64_t index) override;
 
   // The sample delivered as frame `index` (its name, ground truth, masks, suggested range).
-  const StereoSample& sample(int64_t index) const { return samples_.at(static_cast<size_t>(index)); }
+  const StereoSample& sample(int64_t index) const { return samples_->at(static_cast<size_t>(index)); }
+  // All of them, shared: whoever evaluates the pairs (the viewer) keeps the ground truth without
+  // a copy, also after the source is gone.
+  std::shared_ptr<const std::vector<StereoSample>> shared_samples() const { return samples_; }
 
  private:
   std::string dir_;
   std::string layout_;
-  std::vector<StereoSample> samples_;
+  std::shared_ptr<const std::vector<StereoSample>> samples_;
   double fps_;
   int64_t next_index_ = 0;
 };

@@ -119,6 +119,7 @@ class VideoRecordingEncoder : public RecordingEncoder {
   }
 
   ImageRgb8 colorized(const RecordingFrame& frame) const {
+    if (!frame.picture.empty()) return frame.picture;
     require(!frame.disparity.empty(), "disparity");
     return colorize_disparity(frame.disparity, settings_.color_min, settings_.color_max,
                               settings_.colormap);

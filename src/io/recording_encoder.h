@@ -30,6 +30,9 @@ struct RecordingFrame {
   ImageRgb8 right;
   ImageF32 disparity;
   ImageI16 disparity_fixed;
+  // Color and SideBySide: a picture recorded as it is instead of the colorized disparity (the
+  // viewer's A/B difference view, coloured as shown).
+  ImageRgb8 picture;
   ImageU16 left16, right16;  // Raw of a 16-bit source
   ImageF32 leftf, rightf;    // Raw of a float source
 };

@@ -78,6 +78,18 @@ std::string sidecar_json(const RecordingSidecar& s) {
       {"colormap", s.colormap},
       {"color_range_px", {s.color_min, s.color_max}},
   };
+  if (s.difference_scale) {
+    // The difference view recorded: what its samples mean in each format.
+    doc["view"] = "difference";
+    doc["difference"] = {
+        {"scale_px", *s.difference_scale},
+        {"colours",
+         "as shown: black equal, dark red to yellow |A-B| from 0 to scale_px, cyan only A valid, "
+         "orange only B valid, dark grey neither"},
+        {"u16", "|A-B| in px by u16_decoding where both sides are valid; 0 where at most one is"},
+        {"parameters", "A's; B's are the viewer's A/B settings"},
+    };
+  }
   if (s.geometry) {
     doc["calibration"] = {
         {"file", s.calibration_file},

@@ -64,6 +64,9 @@ struct RecordingSidecar {
   DisparityU16Encoding u16_encoding;
   std::string calibration_file;            // empty when none
   std::optional<StereoGeometry> geometry;  // from the calibration's Q, or the synthetic camera
+  // Set when the frames are the viewer's A/B difference view (its |A - B| at the brightest
+  // colour, px) rather than a disparity: "view": "difference" and how to read it.
+  std::optional<float> difference_scale;
 
   struct Frame {
     int64_t source_index = 0;

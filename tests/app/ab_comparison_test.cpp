@@ -122,10 +122,8 @@ TEST(AbComparison, BComputesThePairsOfAAndTheirDifferenceIsThatOfTheTwoResults) 
 
 TEST(AbComparison, WithTheSameParametersNothingDiffersAndTheTruthGivesEachSideItsError) {
   Rig rig(scene_params());
-  rig.ab.set_truth([](const AbPairKey& key) -> std::optional<AbTruth> {
-    SyntheticFrame f = SyntheticScene(small_scene()).render(static_cast<int>(key.index));
-    return AbTruth{f.ground_truth, f.nonoccluded_mask};
-  });
+  const SourceTruth truth = SourceTruth::of_synthetic(small_scene());
+  rig.ab.set_truth([truth](const AbPairKey& key) { return truth.at(key.index); });
   rig.input.push(scene_pair(0));
   ASSERT_TRUE(rig.pump([&] { return rig.ab.match() && !rig.ab.errors_pending(); }));
   const AbMatch& match = *rig.ab.match();
@@ -144,10 +142,10 @@ TEST(AbComparison, UntilAPairsErrorsComeTheLastOnesShowWithTheirFrame) {
   Rig rig(scene_params());
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  rig.ab.set_truth([released](const AbPairKey& key) -> std::optional<AbTruth> {
+  const SourceTruth truth = SourceTruth::of_synthetic(small_scene());
+  rig.ab.set_truth([released, truth](const AbPairKey& key) {
     if (key.index == 1) released.wait();
-    SyntheticFrame f = SyntheticScene(small_scene()).render(static_cast<int>(key.index));
-    return AbTruth{f.ground_truth, f.nonoccluded_mask};
+    return truth.at(key.index);
   });
   rig.input.push(scene_pair(0));
   ASSERT_TRUE(rig.pump([&] { return rig.ab.match() && rig.ab.match()->evaluated; }));

@@ -17,24 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/shell_text.h"
+
 namespace sv::test {
-namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-}  // namespace
-
 ProcessResult run_stereoview(const std::vector<std::string>& args, int timeout_s) {
   const char* binary = STEREOVIEW_BINARY;
   const std::string dir = make_temp_dir("process");

@@ -2,7 +2,10 @@
 // engine: with the same parameters on both sides the difference view is empty; with a different
 // P2 each side has its own timings and error, and the difference view shows exactly the pixels
 // where the two results differ (checked against both results computed here, pixel by pixel), in
-// the colours of their kind. A snapshot writes B's files and the difference beside A's.
+// the colours of their kind. A snapshot writes B's files and the difference beside A's; a
+// recording takes the first disparity view on screen (B's, or the difference, decoded and
+// compared with the two sides computed here). On a dataset folder written here each side has its
+// own error against the dataset's truth, and so has the region statistics' rectangle.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,18 +13,24 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "src/core/colorize.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/disparity_difference.h"
+#include "src/core/evaluation.h"
 #include "src/core/image_formats.h"
+#include "src/core/region_statistics.h"
 #include "src/core/synthetic_scene.h"
+#include "src/io/dataset_loader.h"
+#include "src/io/ffmpeg_video_reader.h"
 #include "src/io/png_io.h"
 #include "src/io/recording_encoder.h"
-#include "tests/app/xvfb_server.h"
+#include "tests/support/viewer_harness.h"
 
 namespace sv {
 namespace {
@@ -29,18 +38,8 @@ namespace {
 constexpr int kSceneWidth = 320;
 constexpr int kSceneHeight = 240;
 
-std::string read_all(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
+using test::read_all;
+using test::ViewerRun;
 
 std::string line_starting(const std::string& text, const std::string& start) {
   std::istringstream lines(text);
@@ -49,11 +48,6 @@ std::string line_starting(const std::string& text, const std::string& start) {
   }
   return "";
 }
-
-struct ViewerRun {
-  int exit_code = -1;
-  std::string out, err;
-};
 
 // Where view 0's image lies in the screenshot, as the viewer prints it.
 struct Placement {
@@ -106,52 +100,47 @@ double number_before(const std::string& line, const std::string& unit) {
   return std::stod(line.substr(start + 1, at - start - 1));
 }
 
-class ViewerAbTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    server_ = new test::XvfbServer;
-    if (!server_->start(skip_reason_)) {
-      delete server_;
-      server_ = nullptr;
+// The mean absolute difference of two pictures' channels.
+double mean_abs_difference(const ImageRgb8& a, const ImageRgb8& b) {
+  double sum = 0.0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    const Rgb8 p = a.data()[k], q = b.data()[k];
+    sum += std::abs(p.r - q.r) + std::abs(p.g - q.g) + std::abs(p.b - q.b);
+  }
+  return sum / (3.0 * static_cast<double>(a.size()));
+}
+
+// A recording's sidecar: numbers after keys, and the source frame of each file frame.
+struct Sidecar {
+  explicit Sidecar(std::string json) : text(std::move(json)) {}
+  long long number_after(const std::string& key, size_t from = 0) const {
+    const size_t at = text.find("\"" + key + "\":", from);
+    if (at == std::string::npos) return -1;
+    return std::atoll(text.c_str() + text.find(':', at) + 1);
+  }
+  std::vector<long long> source_indices() const {
+    std::vector<long long> sources;
+    const size_t frames = text.find("\"frames\":");
+    const size_t end = text.find("\"parameter_changes\":");
+    for (size_t at = text.find("\"source_index\":", frames); at < end;
+         at = text.find("\"source_index\":", at + 1)) {
+      sources.push_back(number_after("source_index", at));
     }
-    dir_ = ::testing::TempDir() + "/stereoview_viewer_ab_" + std::to_string(getpid());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    return sources;
   }
-  static void TearDownTestSuite() {
-    if (server_) server_->stop();
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    if (!server_) GTEST_SKIP() << "no X server for the viewer: " << skip_reason_;
-  }
-
-  static std::string path(const std::string& name) { return dir_ + "/" + name; }
-
-  static ViewerRun run_viewer(const std::vector<std::string>& args) {
-    std::string command =
-        "DISPLAY=" + server_->display() + " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 60 " +
-        shell_quote(STEREOVIEW_VIEWER_BINARY) + " --width " + std::to_string(kSceneWidth) +
-        " --height " + std::to_string(kSceneHeight) + " --window-size 1024x640 --engine cpu";
-    for (const auto& a : args) command += " " + shell_quote(a);
-    command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
-    const int status = std::system(command.c_str());
-    ViewerRun run;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    run.out = read_all(path("out"));
-    run.err = read_all(path("err"));
-    return run;
-  }
-
-  static test::XvfbServer* server_;
-  static std::string skip_reason_;
-  static std::string dir_;
+  std::string text;
 };
 
-test::XvfbServer* ViewerAbTest::server_ = nullptr;
-std::string ViewerAbTest::skip_reason_;
-std::string ViewerAbTest::dir_;
+class ViewerAbTest : public test::ViewerSuite {
+ protected:
+  static ViewerRun run_viewer(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"--width", std::to_string(kSceneWidth), "--height",
+                                    std::to_string(kSceneHeight), "--window-size", "1024x640",
+                                    "--engine", "cpu"};
+    all.insert(all.end(), args.begin(), args.end());
+    return run_viewer_with(all);
+  }
+};
 
 SyntheticFrame scene_frame(long long index) {
   SyntheticSceneConfig config;
@@ -349,6 +338,85 @@ TEST_F(ViewerAbTest, CopyingASideToTheOtherLeavesNoDifference) {
   }
 }
 
+// The A and B lines of a dataset pair's run give each side's bad-1 and bad-2 over the dataset's
+// non-occluded pixels, equal (to the 0.01 printed) to evaluate_disparity of the results of `pa`
+// and `pb` computed here, and the two differ.
+void expect_each_sides_errors(const std::string& out, const StereoSample& sample,
+                              const StereoParams& pa, const StereoParams& pb) {
+  const ImageF32 da = CpuEngine().compute(sample.left, sample.right, pa).disparity;
+  const ImageF32 db = CpuEngine().compute(sample.left, sample.right, pb).disparity;
+  const DisparityEvaluation ea = evaluate_disparity(da, sample.ground_truth, sample.masks);
+  const DisparityEvaluation eb = evaluate_disparity(db, sample.ground_truth, sample.masks);
+  ASSERT_NE(ea.find("nonocc"), nullptr);
+  const std::string a = line_starting(out, "A: ");
+  const std::string b = line_starting(out, "B: ");
+  ASSERT_FALSE(a.empty()) << out;
+  ASSERT_FALSE(b.empty()) << out;
+  EXPECT_NEAR(number_before(a, "%, bad-2"), ea.find("nonocc")->bad_1, 0.006) << a;
+  EXPECT_NEAR(number_before(b, "%, bad-2"), eb.find("nonocc")->bad_1, 0.006) << b;
+  EXPECT_NEAR(number_before(a, "%, valid"), ea.find("nonocc")->bad_2, 0.006) << a;
+  EXPECT_NEAR(number_before(b, "%, valid"), eb.find("nonocc")->bad_2, 0.006) << b;
+  EXPECT_NE(ea.find("nonocc")->bad_1, eb.find("nonocc")->bad_1);  // P2 shows in the error
+  EXPECT_EQ(a.find("(frame"), std::string::npos) << a;  // the errors are of the pair shown
+}
+
+// A dataset with ground truth (Middlebury 2014's layout, written here from the scene's frame 3,
+// with an occlusion mask and a strip of unknown truth): each side shows its own bad-1 and bad-2
+// over the non-occluded pixels, equal to what evaluate_disparity (as `stereoview eval`) gives
+// for the two results computed here, and the region statistics give bad-1 / bad-2 over the
+// rectangle's pixels with truth.
+TEST_F(ViewerAbTest, OnADatasetEachSideShowsItsErrorAgainstTheDatasetsTruth) {
+  const std::string dataset = path("dataset");
+  std::filesystem::create_directories(dataset);
+  const SyntheticFrame scene = scene_frame(3);
+  ImageF32 truth = scene.ground_truth;
+  for (int y = 0; y < kSceneHeight; ++y) {
+    for (int x = 100; x < 110; ++x) truth.at(x, y) = std::numeric_limits<float>::infinity();
+  }
+  write_png(dataset + "/im0.png", scene.left);
+  write_png(dataset + "/im1.png", scene.right);
+  write_pfm(dataset + "/disp0GT.pfm", truth);
+  write_png(dataset + "/mask0nocc.png", scene.nonoccluded_mask);
+  const RegionRect rect{90, 60, 60, 80};  // across the unknown strip
+  const ViewerRun run = run_viewer({"--dataset", dataset, "--frames", "1", "--screenshot",
+                                    path("dataset.png"), "--compare-set", "p2=200", "--region",
+                                    "90,60,60,80"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find("error:"), std::string::npos) << run.err;
+
+  // The results computed here from the pair as the loader reads it, evaluated as eval does.
+  const std::vector<StereoSample> samples = load_dataset(dataset);
+  ASSERT_EQ(samples.size(), 1u);
+  StereoParams pa;
+  StereoParams pb = pa;
+  pb.p2 = 200;
+  expect_each_sides_errors(run.out, samples[0], pa, pb);
+  const ImageF32 da = CpuEngine().compute(samples[0].left, samples[0].right, pa).disparity;
+  const RegionStatistics expected = region_statistics(da, rect, 0.0, 0.0, &samples[0].ground_truth);
+  EXPECT_EQ(expected.truth_pixels, 50LL * 80);  // the unknown strip is left out
+  char line[128];
+  std::snprintf(line, sizeof line, "bad-1 %.2f %%, bad-2 %.2f %% of %lld px with truth",
+                expected.bad_1, expected.bad_2, expected.truth_pixels);
+  EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
+}
+
+// The same on a real dataset, the shared data's Middlebury 2003 teddy (skipped without it;
+// STEREO_DATA_DIR names another copy).
+TEST_F(ViewerAbTest, OnMiddleburyTeddyEachSideShowsItsErrorAgainstItsTruth) {
+  const char* env = std::getenv("STEREO_DATA_DIR");
+  const std::string teddy = std::string(env ? env : STEREO_DATA_DIR_DEFAULT) + "/middlebury2003/teddy";
+  if (!std::filesystem::is_directory(teddy)) GTEST_SKIP() << "no shared data at " << teddy;
+  const ViewerRun run = run_viewer({"--dataset", teddy, "--frames", "1", "--screenshot",
+                                    path("teddy.png"), "--compare-set", "p2=200"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<StereoSample> samples = load_dataset(teddy);
+  ASSERT_EQ(samples.size(), 1u);
+  StereoParams pa;
+  StereoParams pb = pa;
+  pb.p2 = 200;
+  expect_each_sides_errors(run.out, samples[0], pa, pb);
+}
+
 // "Recording and snapshots take the shown view": with B's disparity the first view, a recording
 // holds B's results, not A's.
 TEST_F(ViewerAbTest, ARecordingTakesBWhenItsViewComesFirst) {
@@ -359,29 +427,22 @@ TEST_F(ViewerAbTest, ARecordingTakesBWhenItsViewComesFirst) {
                                     "--view", "disparity-b", "--script", path("rec.script")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("recorded "), std::string::npos) << run.err;
-  const std::string sidecar = read_all(file + ".json");
-  EXPECT_NE(sidecar.find("\"complete\": true"), std::string::npos) << sidecar;
-  EXPECT_NE(sidecar.find("bm-sad"), std::string::npos) << sidecar;  // B's parameters
-  auto number_after = [&](const std::string& key, size_t from) -> long long {
-    const size_t at = sidecar.find("\"" + key + "\":", from);
-    if (at == std::string::npos) return -1;
-    return std::atoll(sidecar.c_str() + sidecar.find(':', at) + 1);
-  };
-  const long long frames = number_after("frame_count", 0);
-  const long long offset = number_after("u16_offset", 0);
+  const Sidecar sidecar(read_all(file + ".json"));
+  EXPECT_NE(sidecar.text.find("\"complete\": true"), std::string::npos) << sidecar.text;
+  EXPECT_NE(sidecar.text.find("bm-sad"), std::string::npos) << sidecar.text;  // B's parameters
+  const std::vector<long long> sources = sidecar.source_indices();
+  const long long offset = sidecar.number_after("u16_offset");
   // B runs on its own thread and skips pairs while busy, so how many of A's frames it matched
   // depends on the machine's load (one under ASan on a loaded CI machine); each one it recorded
   // must be B's.
-  ASSERT_GE(frames, 1) << sidecar;
-  ASSERT_GE(offset, 0) << sidecar;
+  ASSERT_GE(sources.size(), 1u) << sidecar.text;
+  ASSERT_GE(offset, 0) << sidecar.text;
   StereoParams pa;
   StereoParams pb = pa;
   pb.algorithm = "bm-sad";
-  size_t search = 0;
-  for (long long i = 0; i < frames; ++i) {
-    search = sidecar.find("\"source_index\":", search) + 1;
-    const long long source_index = number_after("source_index", search - 1);
-    const ImageU16 values = read_image_u16(png_sequence_frame_path(file, i));
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const long long source_index = sources[i];
+    const ImageU16 values = read_image_u16(png_sequence_frame_path(file, static_cast<int64_t>(i)));
     const SyntheticFrame scene = scene_frame(source_index);
     // The fraction of pixels whose recorded value is that of `expected` (1/16 px, 0: invalid).
     auto agreement = [&](const StereoParams& params) {
@@ -396,6 +457,71 @@ TEST_F(ViewerAbTest, ARecordingTakesBWhenItsViewComesFirst) {
     };
     EXPECT_GT(agreement(pb), 0.999) << "file frame " << i << " (source frame " << source_index << ")";
     EXPECT_LT(agreement(pa), 0.9) << "file frame " << i;
+  }
+}
+
+
+// With the difference view first on screen a recording takes the difference (the sidecar says
+// "view": "difference"): lossless16 holds |A - B| in the disparity encoding where both sides
+// are valid and 0 where at most one is, the colour format the view's colours; each decoded
+// frame equals the difference of the two sides computed here for its source frame.
+TEST_F(ViewerAbTest, ARecordingTakesTheDifferenceWhenItsViewComesFirst) {
+  StereoParams pa;
+  StereoParams pb = pa;
+  pb.algorithm = "bm-sad";
+  const auto difference_of = [&](long long source_index) {
+    const SyntheticFrame scene = scene_frame(source_index);
+    return disparity_difference(CpuEngine().compute(scene.left, scene.right, pa).disparity,
+                                CpuEngine().compute(scene.left, scene.right, pb).disparity);
+  };
+  for (const std::string format : {"lossless16", "color"}) {
+    SCOPED_TRACE(format);
+    const std::string file = path("rec_difference") + (format == "color" ? "/d.mkv" : "/d.png");
+    std::ofstream(path("rec.script")) << "at frame 1 record " << format << " " << file
+                                      << "\nat frame 9 record stop\n";
+    const ViewerRun run = run_viewer({"--frames", "11", "--compare-set", "algorithm=bm-sad",
+                                      "--view", "difference", "--script", path("rec.script")});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Sidecar sidecar(read_all(file + ".json"));
+    EXPECT_NE(sidecar.text.find("\"complete\": true"), std::string::npos) << sidecar.text;
+    EXPECT_NE(sidecar.text.find("\"view\": \"difference\""), std::string::npos) << sidecar.text;
+    EXPECT_NE(sidecar.text.find("\"scale_px\": 4.0"), std::string::npos) << sidecar.text;
+    const std::vector<long long> sources = sidecar.source_indices();
+    // B skips pairs while busy: at least one pair both computed was recorded.
+    ASSERT_GE(sources.size(), 1u) << sidecar.text;
+    if (format == "lossless16") {
+      const long long offset = sidecar.number_after("u16_offset");
+      ASSERT_GE(offset, 0) << sidecar.text;
+      for (size_t i = 0; i < sources.size(); ++i) {
+        const ImageU16 values = read_image_u16(png_sequence_frame_path(file, static_cast<int64_t>(i)));
+        const DisparityDifference d = difference_of(sources[i]);
+        const ImageI16 expected = difference_fixed(d);
+        long long same = 0;
+        for (size_t k = 0; k < values.size(); ++k) {
+          const int16_t e = expected.data()[k];
+          same += values.data()[k] == (is_valid_fixed_disparity(e) ? e + offset : 0);
+        }
+        EXPECT_EQ(same, static_cast<long long>(values.size())) << "file frame " << i;
+        EXPECT_GT(d.counts.differ, 1000);  // bm-sad against census-sgm: much differs
+      }
+    } else {
+      FfmpegVideoReader reader(file, FfmpegVideoReader::Pixels::Rgb8);
+      for (size_t i = 0; i < sources.size(); ++i) {
+        const std::optional<FfmpegVideoReader::Frame> frame = reader.read();
+        ASSERT_TRUE(frame) << "file frame " << i;
+        const ImageRgb8 expected = colorize_difference(difference_of(sources[i]), 4.0f);
+        const SyntheticFrame scene = scene_frame(sources[i]);
+        const ImageRgb8 a_colours =
+            colorize_disparity(CpuEngine().compute(scene.left, scene.right, pa).disparity, 0.0f,
+                               63.0f, Colormap::Turbo);
+        ASSERT_TRUE(frame->rgb.same_size(expected));
+        // H.264 in 4:2:0 blurs the colours a little (the difference's scattered pixels most),
+        // far less than the distance to what recording A would have written.
+        const double error = mean_abs_difference(frame->rgb, expected);
+        EXPECT_LT(error, 10.0) << "file frame " << i;
+        EXPECT_LT(error, mean_abs_difference(frame->rgb, a_colours) / 4.0) << "file frame " << i;
+      }
+    }
   }
 }
 

@@ -15,18 +15,13 @@
 
 #include "src/io/png_io.h"
 #include "src/io/stereo_calibration.h"
-#include "tests/app/xvfb_server.h"
+#include "tests/support/viewer_harness.h"
 #include "tests/support/board_renderer.h"
 
 namespace sv {
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using test::read_all;
 
 size_t count_of(const std::string& text, const std::string& part) {
   size_t n = 0;
@@ -53,44 +48,37 @@ void write_board_video(const std::string& path, int hold) {
   }
 }
 
-TEST(ViewerCalibrate, FindsCornersCapturesCalibratesAndAppliesOnARecordedBoard) {
-  test::XvfbServer server;
-  std::string why;
-  if (!server.start(why)) GTEST_SKIP() << "no X server for the viewer: " << why;
-  const std::string dir = ::testing::TempDir() + "/stereoview_viewer_calibrate_" + std::to_string(getpid());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  write_board_video(dir + "/board.avi", 6);
-  std::ofstream(dir + "/calibrate.script")
+class ViewerCalibrate : public test::ViewerSuite {};
+
+TEST_F(ViewerCalibrate, FindsCornersCapturesCalibratesAndAppliesOnARecordedBoard) {
+  write_board_video(path("board.avi"), 6);
+  std::ofstream(path("calibrate.script"))
       << "at frame 1 calibrate open chessboard:9x6 0.03\n"
          "at frame 2 calibrate auto off\n"
          "at frame 6 calibrate capture\n"
          "at frame 8 calibrate auto on\n"
          "at frame 49 calibrate run\n"
-         "at frame 50 calibrate apply " + dir + "/rig.yaml\n";
-  const std::string shot = dir + "/calibrate.png";
-  const std::string command =
-      "DISPLAY=" + server.display() + " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 120 '" +
-      std::string(STEREOVIEW_VIEWER_BINARY) + "' --sbs '" + dir + "/board.avi' --loop --engine cpu " +
-      "--algorithm bm-sad --disparities 16 --window-size 1280x720 --script '" + dir +
-      "/calibrate.script' --frames 64 --screenshot '" + shot + "' >'" + dir + "/out' 2>'" + dir +
-      "/err' </dev/null";
-  const int status = std::system(command.c_str());
-  server.stop();
-  const std::string err = read_all(dir + "/err");
-  ASSERT_EQ(status, 0) << err;
+         "at frame 50 calibrate apply " + path("rig.yaml") + "\n";
+  const std::string shot = path("calibrate.png");
+  const test::ViewerRun run = run_viewer_with(
+      {"--sbs", path("board.avi"), "--loop", "--engine", "cpu", "--algorithm", "bm-sad",
+       "--disparities", "16", "--window-size", "1280x720", "--script", path("calibrate.script"),
+       "--frames", "64", "--screenshot", shot},
+      120);
+  const std::string& err = run.err;
+  ASSERT_EQ(run.exit_code, 0) << err;
   // Corners found and captured: the first by the script's capture, then automatically.
   EXPECT_NE(err.find("calibrate: looking for a chessboard:9x6 board"), std::string::npos) << err;
   EXPECT_NE(err.find("calibrate: captured view 1 (frame "), std::string::npos) << err;
   EXPECT_GE(count_of(err, "calibrate: captured view"), 5u) << err;
   // Calibrated on the worker thread, saved and applied to the running video.
   EXPECT_NE(err.find("calibrate: done: RMS"), std::string::npos) << err;
-  EXPECT_NE(err.find("calibrate: applied " + dir + "/rig.yaml"), std::string::npos) << err;
+  EXPECT_NE(err.find("calibrate: applied " + path("rig.yaml")), std::string::npos) << err;
   EXPECT_EQ(err.find("error:"), std::string::npos) << err;
   // Applied, the rectified views are the preview: nothing more is captured from them.
   const size_t applied = err.find("calibrate: applied");
   EXPECT_EQ(err.find("calibrate: captured view", applied), std::string::npos) << err;
-  const StereoCalibration c = load_stereo_calibration(dir + "/rig.yaml");
+  const StereoCalibration c = load_stereo_calibration(path("rig.yaml"));
   EXPECT_NEAR(c.K1[0], 420.0, 4.2);
   EXPECT_NEAR(std::fabs(c.T[0]), 0.06, 0.0006);
   const ImageRgb8 image = read_image_rgb(shot);

@@ -21,23 +21,12 @@
 #include "src/core/image.h"
 #include "src/core/synthetic_scene.h"
 #include "src/io/png_io.h"
-#include "tests/app/xvfb_server.h"
+#include "tests/support/viewer_harness.h"
 
 namespace sv {
 namespace {
 
-std::string shell_quote(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using test::read_all;
 
 struct Cell {
   bool found = false;
@@ -143,39 +132,17 @@ double coverage(const CloudPixels& p) {
          static_cast<double>(p.is_point.size());
 }
 
-class ViewerCloudTest : public ::testing::Test {
+class ViewerCloudTest : public test::ViewerSuite {
  protected:
-  static void SetUpTestSuite() {
-    server_ = new test::XvfbServer;
-    if (!server_->start(skip_reason_)) {
-      delete server_;
-      server_ = nullptr;
-    }
-    dir_ = ::testing::TempDir() + "/stereoview_viewer_cloud_" + std::to_string(getpid());
-    std::system(("rm -rf " + shell_quote(dir_) + " && mkdir -p " + shell_quote(dir_)).c_str());
-  }
-  static void TearDownTestSuite() {
-    if (server_) server_->stop();
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    if (!server_) GTEST_SKIP() << "no X server for the viewer: " << skip_reason_;
-  }
-  static std::string path(const std::string& name) { return dir_ + "/" + name; }
-
   // The viewer in a 640x480 window with the 3D view alone; returns its stdout, empty on failure.
   static std::string run_viewer(const std::vector<std::string>& args, int* exit_code) {
-    std::string command = "DISPLAY=" + server_->display() +
-                          " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 60 " +
-                          shell_quote(STEREOVIEW_VIEWER_BINARY) +
-                          " --engine cpu --window-size 640x480 --hide-panel --hide-timings"
-                          " --view 3d --frames 2";
-    for (const auto& a : args) command += " " + shell_quote(a);
-    command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
-    const int status = std::system(command.c_str());
-    *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return read_all(path("out"));
+    std::vector<std::string> all = {"--engine", "cpu", "--window-size", "640x480",
+                                    "--hide-panel", "--hide-timings", "--view", "3d",
+                                    "--frames", "2"};
+    all.insert(all.end(), args.begin(), args.end());
+    const test::ViewerRun run = run_viewer_with(all);
+    *exit_code = run.exit_code;
+    return run.out;
   }
 
   // The synthetic scene from `preset`, coloured by depth: the cell's point pixels.
@@ -187,6 +154,8 @@ class ViewerCloudTest : public ::testing::Test {
                                        &code);
     EXPECT_EQ(code, 0) << read_all(path("err"));
     EXPECT_NE(out.find("3d view: 3d (metres), path host upload"), std::string::npos) << out;
+    // Its time per frame is measured: the host's build of the 76800 vertices at least.
+    EXPECT_NE(out.find("3d timing: 76800 points, host upload: build "), std::string::npos) << out;
     const Cell cell = parse_cell(out);
     EXPECT_TRUE(cell.found) << out;
     if (code != 0 || !cell.found) return {};
@@ -194,14 +163,7 @@ class ViewerCloudTest : public ::testing::Test {
     return cloud_pixels(read_image_rgb(shot), cell);
   }
 
-  static test::XvfbServer* server_;
-  static std::string skip_reason_;
-  static std::string dir_;
 };
-
-test::XvfbServer* ViewerCloudTest::server_ = nullptr;
-std::string ViewerCloudTest::skip_reason_;
-std::string ViewerCloudTest::dir_;
 
 TEST_F(ViewerCloudTest, PresetViewsSeeTheSceneAlongTheirAxes) {
   const CloudPixels camera = shoot("camera");

@@ -36,7 +36,7 @@
 #include "src/core/synthetic_scene.h"
 #include "src/io/png_io.h"
 #include "src/io/recording_encoder.h"
-#include "tests/app/xvfb_server.h"
+#include "tests/support/viewer_harness.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/videoio.hpp>
@@ -50,27 +50,10 @@ constexpr int kSceneWidth = 320;
 constexpr int kSceneHeight = 240;
 constexpr int kSceneDisparity = 64;  // the viewer's default: the scene follows --disparities 64
 
-std::string shell_quote(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 using test::exists;
-using test::XvfbServer;
-
-struct ViewerRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using test::read_all;
+using test::shell_quote;
+using test::ViewerRun;
 
 // Where the screenshot shows the image of view 0, parsed from the viewer's stdout.
 struct ViewPlacement {
@@ -101,61 +84,19 @@ ViewPlacement parse_placement(const std::string& out) {
   return p;
 }
 
-class ViewerTest : public ::testing::Test {
+class ViewerTest : public test::ViewerSuite {
  protected:
-  static void SetUpTestSuite() {
-    server_ = new XvfbServer;
-    if (!server_->start(skip_reason_)) {
-      delete server_;
-      server_ = nullptr;
-    }
-    dir_ = ::testing::TempDir() + "/stereoview_viewer_" + std::to_string(getpid());
-    std::system(("rm -rf " + shell_quote(dir_) + " && mkdir -p " + shell_quote(dir_)).c_str());
-  }
-  static void TearDownTestSuite() {
-    if (server_) server_->stop();
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    if (!server_) GTEST_SKIP() << "no X server for the viewer: " << skip_reason_;
-  }
-
-  static std::string path(const std::string& name) { return dir_ + "/" + name; }
-
-  static std::string write_file(const std::string& name, const std::string& text) {
-    std::ofstream(path(name)) << text;
-    return path(name);
-  }
-
   // The viewer with the test scene, a 1024x640 window (`window_size`; empty: the viewer's
-  // default) and `args`; a watchdog ends it if it hangs.
+  // default) and `args`.
   static ViewerRun run_viewer(const std::vector<std::string>& args,
                               const std::string& window_size = "1024x640") {
-    std::string command = "DISPLAY=" + server_->display() +
-                          " LIBGL_ALWAYS_SOFTWARE=1 timeout -s KILL 40 " +
-                          shell_quote(STEREOVIEW_VIEWER_BINARY) + " --width " +
-                          std::to_string(kSceneWidth) + " --height " +
-                          std::to_string(kSceneHeight);
-    if (!window_size.empty()) command += " --window-size " + window_size;
-    for (const auto& a : args) command += " " + shell_quote(a);
-    command += " >" + shell_quote(path("out")) + " 2>" + shell_quote(path("err")) + " </dev/null";
-    const int status = std::system(command.c_str());
-    ViewerRun run;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    run.out = read_all(path("out"));
-    run.err = read_all(path("err"));
-    return run;
+    std::vector<std::string> all = {"--width", std::to_string(kSceneWidth), "--height",
+                                    std::to_string(kSceneHeight)};
+    if (!window_size.empty()) all.insert(all.end(), {"--window-size", window_size});
+    all.insert(all.end(), args.begin(), args.end());
+    return run_viewer_with(all);
   }
-
-  static XvfbServer* server_;
-  static std::string skip_reason_;
-  static std::string dir_;
 };
-
-XvfbServer* ViewerTest::server_ = nullptr;
-std::string ViewerTest::skip_reason_;
-std::string ViewerTest::dir_;
 
 // The screenshot pixel that shows image pixel (x, y).
 Rgb8 shown_pixel(const ImageRgb8& shot, const ViewPlacement& p, int x, int y) {

@@ -93,6 +93,19 @@ TEST(DisparityDifference, CountsEachChangedPixelExactly) {
   EXPECT_EQ(half.at(0, 1).g, 128);
 }
 
+TEST(DisparityDifference, FixedPointHoldsTheMagnitudeWhereBothAreValid) {
+  ImageF32 a(4, 1), b(4, 1);
+  a.at(0, 0) = 10.0f, b.at(0, 0) = 12.5625f;  // differ by 2 + 9/16 px
+  a.at(1, 0) = 7.0f, b.at(1, 0) = 7.0f;       // equal
+  a.at(2, 0) = 3.0f, b.at(2, 0) = kInvalidDisparity;
+  a.at(3, 0) = kInvalidDisparity, b.at(3, 0) = kInvalidDisparity;
+  const ImageI16 fixed = difference_fixed(disparity_difference(a, b));
+  EXPECT_EQ(fixed.at(0, 0), 41);
+  EXPECT_EQ(fixed.at(1, 0), 0);
+  EXPECT_EQ(fixed.at(2, 0), kInvalidFixedDisparity);
+  EXPECT_EQ(fixed.at(3, 0), kInvalidFixedDisparity);
+}
+
 TEST(DisparityDifference, MismatchedSizesAndBadTolerancesAreInputErrors) {
   EXPECT_THROW(disparity_difference(ImageF32(4, 3), ImageF32(3, 4)), InputError);
   EXPECT_THROW(disparity_difference(ImageF32(4, 3), ImageF32(4, 3), -1.0f), InputError);

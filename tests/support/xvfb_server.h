@@ -1,7 +1,7 @@
 #pragma once
 
-// An Xvfb server of the viewer tests' own (tests/app/viewer_test.cpp,
-// viewer_calibrate_test.cpp): the first free display number, stopped by stop().
+// An Xvfb server of a test's own (the viewer's tests, tests/support/viewer_harness.h):
+// the first free display number, stopped by stop().
 
 #include <fcntl.h>
 #include <signal.h>
