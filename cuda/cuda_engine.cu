@@ -18,10 +18,12 @@
 #include "cuda/fast_sgm.h"
 #include "cuda/frame_memory.h"
 #include "cuda/full_depth_pyramid.h"
+#include "cuda/pinned_host_memory.h"
 #include "cuda/pixel_probe.h"
 #include "cuda/stage_events.h"
 #include "cuda/stages.h"
 #include "src/core/algorithm_registry.h"
+#include "src/core/block_pool.h"
 #include "src/core/confidence.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
@@ -62,7 +64,55 @@ std::vector<LevelSize> pyramid_sizes(int width, int height, int levels) {
   return sizes;
 }
 
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// Copies a pinned plane into `image`, reusing its pixels when the size fits.
+template <typename T>
+void copy_plane(const T* pinned, int width, int height, Image<T>& image) {
+  if (!image.same_size(width, height)) image = Image<T>(width, height);
+  parallel_copy(image.data(), pinned, image.size() * sizeof(T));
+}
+
+// A host plane the engine may upload from directly: it lies at the start of a pooled block of
+// page-locked memory large enough for it.
+bool uploads_directly(const void* plane, const std::shared_ptr<PixelBlock>& block, size_t bytes) {
+  return block && block->memory().pinned() && block->data() == plane && block->bytes() >= bytes;
+}
+
+// The result blocks of the engine's pool (a frame's parts: fixed, float, confidence, two views)
+// for both slots and the results its caller holds; past them results are copied out of staging.
+constexpr int kResultBlocks = 24;
+
 }  // namespace
+
+// Where one result part of a slot is downloaded to: a pooled page-locked block that becomes the
+// result's image as it is (no host copy), or, when every block of the pool is out (a caller that
+// holds many results), the slot's own staging, copied into the result by finish().
+struct ResultDestination {
+  std::shared_ptr<PixelBlock> block;
+  PinnedBuffer<uint8_t> staging;
+
+  void* prepare(BlockPool& pool, size_t bytes) {
+    block = pool.acquire(bytes);
+    if (block) return block->data();
+    staging.reserve(bytes);
+    return staging.data();
+  }
+  // Hands the downloaded part to `image`; returns the host time spent copying it (0 for a block).
+  template <typename T>
+  double deliver(int width, int height, Image<T>& image) {
+    if (block) {
+      image = Image<T>::over(width, height, std::move(block));
+      return 0.0;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    copy_plane(reinterpret_cast<const T*>(staging.data()), width, height, image);
+    return milliseconds_since(start);
+  }
+};
 
 // One frame in flight: its own input planes (level 0), pinned staging for the upload and the
 // download, its own device copy of the results (so the next frame may compute while this one
@@ -80,13 +130,16 @@ struct FrameSlot {
   FrameSlot& operator=(const FrameSlot&) = delete;
 
   DeviceBuffer<uint8_t> left, right;
-  PinnedBuffer<uint8_t> staging;  // left, then right
-  // The results on the device, written at the end of the frame, and their pinned downloads.
+  PinnedBuffer<uint8_t> staging;  // left, then right, for planes not in pinned pooled blocks
+  // A pair's pooled pinned blocks, uploaded from directly: held until the upload has read them
+  // (release_uploaded_inputs), so their pool cannot hand them out to be written meanwhile.
+  std::shared_ptr<PixelBlock> input_left, input_right;
+  double staging_copy_ms = 0.0;  // host time copying the pair into staging
+  // The results on the device, written at the end of the frame, and where they are downloaded.
   DeviceBuffer<int16_t> out_fixed;
   DeviceBuffer<float> out_float, out_confidence;
-  PinnedBuffer<int16_t> result;
-  PinnedBuffer<float> float_result, confidence_result;
-  PinnedBuffer<Rgb8> views;  // the rectified colour views (left, right) of a raw colour pair
+  ResultDestination fixed_host, float_host, confidence_host;
+  ResultDestination left_view_host, right_view_host;  // the rectified views of a raw colour pair
   bool has_fixed = false, has_float = false, has_confidence = false, has_views = false;
   StageEvents events;
   cudaEvent_t uploaded = nullptr;  // on the upload stream: the images are on the device
@@ -131,6 +184,7 @@ struct CudaEngine::Impl {
   FastSgm fast;  // census-SGM for uniform ranges
   DeviceDisparityPool device_results;
   DeviceViewsPool device_views_pool;
+  BlockPool result_pool{pinned_host_memory(), kResultBlocks};  // the results' host images
   DeviceRectification rectification;  // set_rectification: raw pairs are remapped first
   DeviceBuffer<uint32_t> right_view_keys;  // fused selection of block matching
   DeviceBuffer<uint16_t> costs_u16;
@@ -188,8 +242,11 @@ struct CudaEngine::Impl {
   void require_acceptable(const FrameRequest& request) const;
   // Queues a checked request into a free slot.
   void launch(const FrameRequest& request, FrameSlot& slot);
-  // Waits for a slot's frame and copies the parts it downloaded into `result`.
+  // Waits for a slot's frame and hands the parts it downloaded to `result`.
   void finish(FrameSlot& slot, DisparityResult& result);
+  // Lets go of the pooled input blocks whose upload has completed (its event), so they return
+  // to their pool; never of one still being read.
+  void release_uploaded_inputs();
   FrameSlot* free_slot();
 
   // Census- or rank-SGM for a uniform range through FastSgm; `frame` names the cost source.
@@ -580,6 +637,7 @@ FrameSlot* CudaEngine::Impl::free_slot() {
 
 void CudaEngine::submit(const FrameRequest& request) {
   Impl& d = *impl_;
+  d.release_uploaded_inputs();
   PendingFrame frame;
   try {
     d.require_acceptable(request);
@@ -595,6 +653,7 @@ void CudaEngine::submit(const FrameRequest& request) {
 void CudaEngine::collect(DisparityResult& result) {
   Impl& d = *impl_;
   if (d.pending.empty()) throw RuntimeError("CudaEngine: collect() without a submitted frame");
+  d.release_uploaded_inputs();
   PendingFrame frame = std::move(d.pending.front());
   d.pending.pop_front();
   if (frame.error) std::rethrow_exception(frame.error);
@@ -713,24 +772,42 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
   }
 
   slot.events.begin_frame();
+  slot.staging_copy_ms = 0.0;
   const void* left = request.pair.left;
   const void* right = request.pair.right;
   if (!device_input) {
     const size_t bytes = pixels * request.pair.bytes_per_pixel();
     slot.left.reserve(bytes);
     slot.right.reserve(bytes);
-    slot.staging.reserve(2 * bytes);
-    // The staging is free once this slot's previous upload has completed; each view is sent as
-    // soon as it is staged, so the copy of the right view overlaps the upload of the left.
-    SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
+    // The slot's device planes are free once its previous frame no longer reads them.
     SV_CUDA_CHECK(cudaStreamWaitEvent(upload_stream, slot.consumed, 0));
+    const bool direct = request.pair.format != PixelFormat::GrayFloat &&
+                        uploads_directly(host_left, request.pair.left_block, bytes) &&
+                        uploads_directly(host_right, request.pair.right_block, bytes);
     slot.events.begin("upload", upload_stream);
-    parallel_copy(slot.staging.data(), host_left, bytes);
-    SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), bytes,
-                                  cudaMemcpyHostToDevice, upload_stream));
-    parallel_copy(slot.staging.data() + bytes, host_right, bytes);
-    SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + bytes, bytes,
-                                  cudaMemcpyHostToDevice, upload_stream));
+    if (direct) {
+      // Pooled pinned planes go up as they are; the slot holds their blocks until the upload
+      // has read them (the slot's previous blocks went back when that upload completed).
+      slot.input_left = request.pair.left_block;
+      slot.input_right = request.pair.right_block;
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), host_left, bytes, cudaMemcpyHostToDevice,
+                                    upload_stream));
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), host_right, bytes, cudaMemcpyHostToDevice,
+                                    upload_stream));
+    } else {
+      slot.staging.reserve(2 * bytes);
+      // The staging is free once this slot's previous upload has completed; each view is sent
+      // as soon as it is staged, so the copy of the right view overlaps the upload of the left.
+      SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
+      const auto copy_start = std::chrono::steady_clock::now();
+      parallel_copy(slot.staging.data(), host_left, bytes);
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), bytes,
+                                    cudaMemcpyHostToDevice, upload_stream));
+      parallel_copy(slot.staging.data() + bytes, host_right, bytes);
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + bytes, bytes,
+                                    cudaMemcpyHostToDevice, upload_stream));
+      slot.staging_copy_ms = milliseconds_since(copy_start);
+    }
     slot.events.end(upload_stream);
     SV_CUDA_CHECK(cudaEventRecord(slot.uploaded, upload_stream));
     SV_CUDA_CHECK(cudaStreamWaitEvent(stream, slot.uploaded, 0));
@@ -767,11 +844,13 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
                                     pixels * sizeof(float), cudaMemcpyDeviceToDevice, stream));
     }
     if (slot.has_views) {
-      slot.views.reserve(2 * pixels);
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data(), rectification.colour_left(),
-                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, stream));
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.views.data() + pixels, rectification.colour_right(),
-                                    pixels * sizeof(Rgb8), cudaMemcpyDeviceToHost, stream));
+      const size_t bytes = pixels * sizeof(Rgb8);
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left_view_host.prepare(result_pool, bytes),
+                                    rectification.colour_left(), bytes, cudaMemcpyDeviceToHost,
+                                    stream));
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right_view_host.prepare(result_pool, bytes),
+                                    rectification.colour_right(), bytes, cudaMemcpyDeviceToHost,
+                                    stream));
     }
   }
   slot.device_result =
@@ -785,20 +864,24 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
 
   SV_CUDA_CHECK(cudaStreamWaitEvent(download_stream, slot.computed, 0));
   slot.events.begin("download", download_stream);
+  // Each part straight into the host block its result image will be (or into staging).
   if (slot.has_fixed) {
-    slot.result.reserve(pixels);
-    SV_CUDA_CHECK(cudaMemcpyAsync(slot.result.data(), slot.out_fixed.data(),
-                                  pixels * sizeof(int16_t), cudaMemcpyDeviceToHost, download_stream));
+    const size_t bytes = pixels * sizeof(int16_t);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.fixed_host.prepare(result_pool, bytes),
+                                  slot.out_fixed.data(), bytes, cudaMemcpyDeviceToHost,
+                                  download_stream));
   }
   if (slot.has_float) {
-    slot.float_result.reserve(pixels);
-    SV_CUDA_CHECK(cudaMemcpyAsync(slot.float_result.data(), slot.out_float.data(),
-                                  pixels * sizeof(float), cudaMemcpyDeviceToHost, download_stream));
+    const size_t bytes = pixels * sizeof(float);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.float_host.prepare(result_pool, bytes),
+                                  slot.out_float.data(), bytes, cudaMemcpyDeviceToHost,
+                                  download_stream));
   }
   if (slot.has_confidence) {
-    slot.confidence_result.reserve(pixels);
-    SV_CUDA_CHECK(cudaMemcpyAsync(slot.confidence_result.data(), slot.out_confidence.data(),
-                                  pixels * sizeof(float), cudaMemcpyDeviceToHost, download_stream));
+    const size_t bytes = pixels * sizeof(float);
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.confidence_host.prepare(result_pool, bytes),
+                                  slot.out_confidence.data(), bytes, cudaMemcpyDeviceToHost,
+                                  download_stream));
   }
   slot.events.end(download_stream);
   SV_CUDA_CHECK(cudaEventRecord(slot.finished, download_stream));
@@ -807,56 +890,62 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
   slot.in_flight = true;
 }
 
-namespace {
-
-// Copies a pinned plane into `image`, reusing its pixels when the size fits.
-template <typename T>
-void copy_plane(const T* pinned, int width, int height, Image<T>& image) {
-  if (!image.same_size(width, height)) image = Image<T>(width, height);
-  parallel_copy(image.data(), pinned, image.size() * sizeof(T));
-}
-
-}  // namespace
-
 void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
   slot.in_flight = false;
   // The host waits here for the GPU (in collect(), or in a submit() that needs the slot): time
   // the frame loops take out of their host time (StageTimings::collect_wait_ms).
   const auto wait_start = std::chrono::steady_clock::now();
   SV_CUDA_CHECK(cudaEventSynchronize(slot.finished));
-  const double waited_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start).count();
+  const double waited_ms = milliseconds_since(wait_start);
+  // The upload is complete: the pair's pooled blocks go back to their pool.
+  slot.input_left.reset();
+  slot.input_right.reset();
   result.timings = slot.events.collect();
   result.timings.collect_wait_ms = waited_ms;
   result.width = slot.width;
   result.height = slot.height;
+  const int w = slot.width, h = slot.height;
+  double copy_ms = slot.staging_copy_ms;
   if (slot.has_fixed) {
-    copy_plane(slot.result.data(), slot.width, slot.height, result.disparity_fixed);
+    copy_ms += slot.fixed_host.deliver(w, h, result.disparity_fixed);
   } else {
     result.disparity_fixed = ImageI16();
   }
   if (slot.has_float) {
-    copy_plane(slot.float_result.data(), slot.width, slot.height, result.disparity);
+    copy_ms += slot.float_host.deliver(w, h, result.disparity);
   } else {
     result.disparity = ImageF32();
   }
   if (slot.has_confidence) {
-    copy_plane(slot.confidence_result.data(), slot.width, slot.height, result.confidence);
+    copy_ms += slot.confidence_host.deliver(w, h, result.confidence);
   } else {
     result.confidence = ImageF32();
   }
   if (slot.has_views) {
-    const size_t pixels = static_cast<size_t>(slot.width) * slot.height;
-    copy_plane(slot.views.data(), slot.width, slot.height, result.rectified_left);
-    copy_plane(slot.views.data() + pixels, slot.width, slot.height, result.rectified_right);
+    copy_ms += slot.left_view_host.deliver(w, h, result.rectified_left);
+    copy_ms += slot.right_view_host.deliver(w, h, result.rectified_right);
   } else {
     result.rectified_left = ImageRgb8();
     result.rectified_right = ImageRgb8();
   }
+  result.timings.host_copy_ms = copy_ms;
   result.device = std::move(slot.device_result);
   result.device_views = std::move(slot.device_views);
   result.probe = slot.probe.finish();
 }
+
+void CudaEngine::Impl::release_uploaded_inputs() {
+  for (FrameSlot& slot : slots) {
+    if (!slot.input_left) continue;
+    const cudaError_t status = cudaEventQuery(slot.uploaded);
+    if (status == cudaErrorNotReady) continue;
+    SV_CUDA_CHECK(status);
+    slot.input_left.reset();
+    slot.input_right.reset();
+  }
+}
+
+std::shared_ptr<HostMemory> CudaEngine::host_memory() const { return pinned_host_memory(); }
 
 void CudaEngine::compute_on_device(const PairView& pair, const StereoParams& params,
                                    int16_t* disparity_fixed, float* disparity,

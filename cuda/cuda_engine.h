@@ -45,6 +45,9 @@ class CudaEngine : public StereoEngine {
   FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
   // cudaMemGetInfo's free memory of the current device; nullopt when the driver does not say.
   std::optional<uint64_t> free_device_bytes() const override;
+  // Page-locked memory (pinned_host_memory.h): pairs in blocks of it are uploaded straight from
+  // there, and the results are downloaded straight into blocks of it.
+  std::shared_ptr<HostMemory> host_memory() const override;
 
   // For programs whose images are already on the GPU (as libSGM's execute): a device pair
   // (pair.memory == Device, any format but colour rectification) in, the 1/16 px fixed-point

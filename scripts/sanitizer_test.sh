@@ -4,7 +4,8 @@
 #   address  ASan + LeakSanitizer + UBSan (float-cast-overflow too) over the whole suite
 #   thread   TSan over the threaded tests: the queue, capture and processing threads (engine
 #            switches included), playback, the recorder, the CLI's recording runs, the CPU
-#            engines' worker (the SIMD engine's two SGM sweeps pass too, in 134 s: run by hand)
+#            engines' worker, the pair pool's blocks given back on other threads (the SIMD
+#            engine's two SGM sweeps pass too, in 134 s: run by hand)
 # Usage: scripts/sanitizer_test.sh address|thread [extra ctest / gtest arguments]
 # The CUDA layer is left out (the sanitizers do not instrument device code, and CI has no GPU).
 # The suppression files in tests/sanitizers/ name the outside libraries whose own leaks or
@@ -36,7 +37,8 @@ case "$kind" in
     build_dir=${STEREOVIEW_TSAN_BUILD_DIR:-build-tsan}
     configure "$build_dir"
     tests=(unit_bounded_queue unit_capture_thread unit_processing_thread unit_playback_source
-           unit_recording unit_full_depth_recording app_record_cli unit_engine_interface)
+           unit_recording unit_full_depth_recording app_record_cli unit_engine_interface
+           unit_block_pool unit_viewer_loop_timing)
     cmake --build "$build_dir" -j "$(nproc)" --target stereoview "${tests[@]}"
     failed=()
     for t in "${tests[@]}"; do

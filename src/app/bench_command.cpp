@@ -127,17 +127,21 @@ void bench_viewer_loop(const BenchOptions& options, const std::string& engine_na
   const ViewerLoopTimes t = time_viewer_loop(make_engine, options.engine, pair, params,
                                              engine_name == "cuda", options.warmup, options.runs);
   const Spread host = spread_of(t.host_ms);
+  const Spread copies = spread_of(t.copy_ms);
   const std::string size = std::to_string(frame.left.width()) + "x" + std::to_string(frame.left.height());
   if (options.json) {
     out << "{\"mode\": \"viewer-loop\", \"engine\": \"" << engine_name << "\", \"algorithm\": \""
-        << algorithm << "\", \"width\": " << frame.left.width() << ", \"height\": "
-        << frame.left.height() << ", \"disparities\": " << disparities
-        << ", \"fps\": " << fmt(t.frames_per_second, 1) << ", \"host_ms\": {\"median\": "
-        << fmt(host.median, 4) << ", \"p90\": " << fmt(host.p90, 4) << "}}\n";
+        << algorithm << "\", \"width\": " << frame.left.width()
+        << ", \"height\": " << frame.left.height() << ", \"disparities\": " << disparities
+        << ", \"fps\": " << fmt(t.frames_per_second, 1)
+        << ", \"host_ms\": {\"median\": " << fmt(host.median, 4)
+        << ", \"p90\": " << fmt(host.p90, 4)
+        << "}, \"copy_ms\": {\"median\": " << fmt(copies.median, 4) << "}}\n";
     return;
   }
-  out << stream_table_line({algorithm, size, std::to_string(disparities), fmt(t.frames_per_second, 1),
-                            fmt(1000.0 / t.frames_per_second), fmt(host.median), fmt(host.p90)})
+  out << stream_table_line({algorithm, size, std::to_string(disparities),
+                            fmt(t.frames_per_second, 1), fmt(1000.0 / t.frames_per_second),
+                            fmt(host.median), fmt(host.p90), fmt(copies.median)})
       << std::flush;
 }
 
@@ -221,8 +225,10 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
           << "on colour pairs with the result parts the viewer asks for"
           << (engine->name() == "cuda" ? " (device results kept for CUDA-GL interop)" : "")
           << ", no window; " << options.warmup << " warm-up + " << options.runs
-          << " frames; host ms: the thread's time on a frame outside the engine's work\n\n"
-          << stream_table_line({"algorithm", "size", "D", "fps", "ms/frame", "host ms", "host p90"});
+          << " frames; host ms: the thread's time on a frame outside the engine's work, copy ms: "
+          << "the part of it spent copying pixels into staging and out of it\n\n"
+          << stream_table_line(
+                 {"algorithm", "size", "D", "fps", "ms/frame", "host ms", "host p90", "copy ms"});
     } else if (options.mode == BenchMode::Device && !options.json) {
       out << "bench --device: engine " << engine->name() << ", the public device call on a "
           << "pair in device memory, CUDA events on the caller's stream; " << options.warmup

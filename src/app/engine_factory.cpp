@@ -98,6 +98,10 @@ class FallbackEngine : public StereoEngine {
   std::optional<uint64_t> free_device_bytes() const override {
     return primary_ ? primary_->free_device_bytes() : std::nullopt;
   }
+  // The CUDA engine's pinned memory while it runs (the CPU engine reads it as well as its own).
+  std::shared_ptr<HostMemory> host_memory() const override {
+    return primary_ ? primary_->host_memory() : fallback_.host_memory();
+  }
 
  private:
   enum class Route { Gpu, Cpu };

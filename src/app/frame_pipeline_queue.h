@@ -14,6 +14,12 @@ namespace sv {
 // How many frames the loops keep in an engine: the next pair is read and submitted while the
 // previous frame computes (and its upload or the last download overlaps on the CUDA engine).
 constexpr int kFramesInFlight = 2;
+// Blocks of a loop's pair pool (block_pool.h): both views of the frames in flight and of the
+// pairs held around them: in the viewer the one being read, one in each of the two queues and
+// the fan-out, the published result's and the one on display (the kept pair shares a frame's).
+// Made only as needed (the headless run uses about six). Past them a source writes into memory
+// of its own, and the engine copies that pair to staging.
+constexpr int kPairPoolBlocks = 2 * (kFramesInFlight + 6);
 
 // The frames a loop has handed to its engine and not yet taken back, oldest first (issue 18).
 // A loop submits pair n+1 before it collects frame n, so the engine works while the loop reads

@@ -67,10 +67,11 @@ void PairFanOut::run() {
       std::lock_guard<std::mutex> lock(mutex_);
       outputs = outputs_;
     }
-    // A copy for every output but the last, which takes the pair itself.
+    // A copy for every output but the last, which takes the pair itself; pooled views are
+    // shared (sharing_views), not copied: every output only reads them.
     for (size_t i = 0; i < outputs.size(); ++i) {
       if (i + 1 < outputs.size()) {
-        outputs[i]->push(*pair);
+        outputs[i]->push(sharing_views(*pair));
       } else {
         outputs[i]->push(std::move(*pair));
       }

@@ -60,6 +60,9 @@ class PlaybackSource : public FrameSource {
   double frames_per_second() const override { return inner_->frames_per_second(); }
   std::optional<StereoPair> next() override;
   bool seek(int64_t index) override;
+  void use_pair_memory(std::shared_ptr<BlockPool> pool) override {
+    inner_->use_pair_memory(std::move(pool));
+  }
 
  private:
   using Clock = std::chrono::steady_clock;

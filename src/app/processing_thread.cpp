@@ -19,6 +19,7 @@ ProcessingThread::ProcessingThread(PairQueue& input, EngineFactory factory,
   engine_ = factory_(engine_kind, notices_);
   if (!engine_) throw RuntimeError("no engine could be made for \"" + engine_kind + "\"");
   engine_name_ = engine_->name();
+  pair_pool_ = std::make_shared<BlockPool>(engine_->host_memory(), kPairPoolBlocks);
   in_flight_.emplace(*engine_);
   collect_notices();
 }
@@ -146,6 +147,7 @@ bool ProcessingThread::switch_engine(const std::string& kind) {
     if (!engine) throw RuntimeError("no engine could be made for \"" + kind + "\"");
     in_flight_.reset();
     engine_ = std::move(engine);
+    pair_pool_->use_memory(engine_->host_memory());  // pairs read from now on
     in_flight_.emplace(*engine_);
     std::lock_guard<std::mutex> lock(mutex_);
     engine_name_ = engine_->name();
@@ -177,10 +179,11 @@ uint64_t ProcessingThread::submit(const StereoPair& pair) {
     const std::string slow = budget_.check(*engine_, pair.left.width(), pair.left.height(), params);
     if (!slow.empty()) notices_ << "note: " << slow << "\n";
   } catch (const std::exception&) {
-    in_flight_->add_failed(pair, std::move(settings), std::current_exception());
+    in_flight_->add_failed(sharing_views(pair), std::move(settings), std::current_exception());
     return generation;
   }
-  in_flight_->submit(pair, std::move(settings), params, want);
+  // The frame shares the kept pair's pooled views: the engine uploads them as they are.
+  in_flight_->submit(sharing_views(pair), std::move(settings), params, want);
   collect_notices();
   return generation;
 }

@@ -17,6 +17,7 @@
 #include "src/app/engine_factory.h"
 #include "src/app/frame_pipeline_queue.h"
 #include "src/app/timing_history.h"
+#include "src/core/block_pool.h"
 #include "src/core/frame_budget.h"
 #include "src/core/stereo_engine.h"
 
@@ -70,6 +71,10 @@ class ProcessingThread {
   void stop();  // does not close the input queue (that is the capture side's)
   // What later frames' results carry (the viewer asks for device results with CUDA-GL interop).
   void set_result_parts(const ResultParts& want);
+  // The pool the capture side's source writes its pairs into (FrameSource::use_pair_memory):
+  // memory of the current engine's kind (pinned for the CUDA engine, which then uploads the
+  // pairs without a host copy), switched with the engine.
+  std::shared_ptr<BlockPool> pair_pool() const { return pair_pool_; }
 
   // Returns the new generation; frames computed from then on carry it.
   uint64_t set_params(const StereoParams& params);
@@ -103,6 +108,7 @@ class ProcessingThread {
   EngineFactory factory_;
   std::ostringstream notices_;  // written only on the processing thread (and the constructor)
   std::unique_ptr<StereoEngine> engine_;
+  std::shared_ptr<BlockPool> pair_pool_;  // of engine_'s host memory (pair_pool())
   // What a frame in flight was submitted with.
   struct FrameSettings {
     StereoParams params;

@@ -16,9 +16,9 @@ std::string SyntheticSource::describe() const {
 std::optional<StereoPair> SyntheticSource::next() {
   // The same views either way; the SIMD renderer draws them at camera rate.
 #ifdef STEREOVIEW_HAS_CPU_FAST
-  SyntheticFrame frame = fast_synthetic_views(scene_, static_cast<int>(next_index_));
+  SyntheticFrame frame = fast_synthetic_views(scene_, static_cast<int>(next_index_), pair_memory());
 #else
-  SyntheticFrame frame = scene_.render_views(static_cast<int>(next_index_));
+  SyntheticFrame frame = scene_.render_views(static_cast<int>(next_index_), pair_memory());
 #endif
   StereoPair pair;
   pair.index = next_index_++;

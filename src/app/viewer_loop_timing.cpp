@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "src/app/processing_thread.h"
+#include "src/core/block_pool.h"
 #include "src/core/error.h"
 
 namespace sv {
@@ -25,10 +26,15 @@ ViewerLoopTimes time_viewer_loop(const EngineFactory& factory, const std::string
   want.device = device_results;
   processing.set_result_parts(want);
   processing.start();
-  // The capture side: the same pair again and again, as fast as the thread takes them.
+  // The capture side: the same pair again and again, as fast as the thread takes them, each
+  // written into the thread's pair pool as a source decodes into it (FrameSource::use_pair_memory).
+  const std::shared_ptr<BlockPool> pool = processing.pair_pool();
   std::thread feeder([&] {
     for (int64_t i = 0; i < total; ++i) {
-      StereoPair copy = pair;
+      StereoPair copy;  // the bench's pairs are colour views alone (bench_command.cpp)
+      copy.left = pooled_copy(pool.get(), pair.left);
+      copy.right = pooled_copy(pool.get(), pair.right);
+      copy.timestamp_s = pair.timestamp_s;
       copy.index = i;
       if (!queue.push(std::move(copy))) break;
     }
@@ -46,6 +52,7 @@ ViewerLoopTimes time_viewer_loop(const EngineFactory& factory, const std::string
       last_progress = Clock::now();
       if (frame->sequence > warmup) {
         times.host_ms.push_back(frame->host_ms);
+        times.copy_ms.push_back(frame->result.timings.host_copy_ms);
         if (times.host_ms.size() == 1) {
           first_timed = last_progress;
           first_sequence = frame->sequence;

@@ -17,6 +17,8 @@ namespace sv {
 struct ViewerLoopTimes {
   double frames_per_second = 0.0;  // published frames after the warm-up
   std::vector<double> host_ms;     // of every published frame after the warm-up
+  // The part of each host_ms the engine spent copying pixels (StageTimings::host_copy_ms).
+  std::vector<double> copy_ms;
 };
 
 // `warmup` frames, then `runs` more; throws the thread's error if a frame fails.

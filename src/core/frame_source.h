@@ -9,6 +9,7 @@
 
 namespace sv {
 
+class BlockPool;
 class RemapHandoff;
 
 // One stereo pair as a source delivers it (shared/ARCHITECTURE.md, "capture thread").
@@ -34,6 +35,24 @@ struct StereoPair {
   bool needs_remap = false;
 };
 
+// A second StereoPair over the same pooled views (Image::shared), the rest copied: the frame
+// loops keep the pair they may have to match again and hand the engine this one, so a pair
+// decoded into pooled memory reaches the engine without a host copy. Neither may write the views.
+inline StereoPair sharing_views(const StereoPair& pair) {
+  StereoPair copy;
+  copy.index = pair.index;
+  copy.timestamp_s = pair.timestamp_s;
+  copy.left = pair.left.shared();
+  copy.right = pair.right.shared();
+  copy.left16 = pair.left16;
+  copy.right16 = pair.right16;
+  copy.leftf = pair.leftf;
+  copy.rightf = pair.rightf;
+  copy.remap = pair.remap;
+  copy.needs_remap = pair.needs_remap;
+  return copy;
+}
+
 // Where pairs come from: synthetic scene, video files, image sequences, cameras. A source is
 // owned and driven by the capture thread only; next() may block while a camera waits for a
 // frame. Errors (unreadable file, camera unplugged) throw InputError / RuntimeError with a
@@ -53,6 +72,17 @@ class FrameSource {
   virtual std::optional<StereoPair> next() = 0;
   // Jumps so that the next pair is `index` (finite sources); false when unsupported.
   virtual bool seek(int64_t /*index*/) { return false; }
+  // Where the next pairs' colour views are to be written: blocks of `pool` (block_pool.h), memory
+  // the engine uploads from without a copy, as long as it has free ones. Sources that render or
+  // decode into memory they are given write there; the others keep their own images. The pairs
+  // are the same either way, byte for byte. Null: the source's own memory again.
+  virtual void use_pair_memory(std::shared_ptr<BlockPool> pool) { pair_memory_ = std::move(pool); }
+
+ protected:
+  BlockPool* pair_memory() const { return pair_memory_.get(); }
+
+ private:
+  std::shared_ptr<BlockPool> pair_memory_;
 };
 
 // A source that wraps another (--loop, --swap-views, the swapped-views check) and changes only
@@ -66,6 +96,9 @@ class WrappingSource : public FrameSource {
   double frames_per_second() const override { return inner_->frames_per_second(); }
   std::optional<StereoPair> next() override { return inner_->next(); }
   bool seek(int64_t index) override { return inner_->seek(index); }
+  void use_pair_memory(std::shared_ptr<BlockPool> pool) override {
+    inner_->use_pair_memory(std::move(pool));
+  }
 
  protected:
   std::unique_ptr<FrameSource> inner_;

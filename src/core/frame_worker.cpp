@@ -30,11 +30,16 @@ void FrameWorker::submit(const FrameRequest& request) {
   }
   job.request = request;
   job.request.pair.left = job.request.pair.right = nullptr;
+  job.request.pair.left_block = job.request.pair.right_block = nullptr;  // copied: not held
+  const auto copy_start = std::chrono::steady_clock::now();
   try {
     job.pair = HostPair::copy_of(request.pair, engine_name_);
   } catch (...) {
     job.error = std::current_exception();
   }
+  job.copy_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - copy_start)
+          .count();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     jobs_.push_back(std::move(job));
@@ -79,6 +84,7 @@ void FrameWorker::run() {
     if (!outcome.error) {
       try {
         outcome.result = compute_(job.pair, job.request);
+        outcome.result.timings.host_copy_ms = job.copy_ms;
       } catch (...) {
         outcome.error = std::current_exception();
       }

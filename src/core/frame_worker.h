@@ -40,6 +40,7 @@ class FrameWorker {
     FrameRequest request;  // its pair's planes point nowhere: `pair` holds them
     HostPair pair;
     std::exception_ptr error;  // set at submit (a device pair): passed on, not computed
+    double copy_ms = 0.0;      // the submit's copy of the pair (StageTimings::host_copy_ms)
   };
   struct Outcome {
     DisparityResult result;

@@ -338,7 +338,7 @@ ImageU8 read_pgm8(const std::string& path) {
 ImageU16 read_pgm16(const std::string& path) {
   const NetpbmRaster raster = read_netpbm(path, true, false);
   ImageU16 image(raster.width, raster.height);
-  image.pixels() = raster.samples;
+  std::copy(raster.samples.begin(), raster.samples.end(), image.data());
   return image;
 }
 

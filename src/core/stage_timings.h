@@ -23,6 +23,10 @@ struct StageTimings {
   // on the frame minus this is its host time (frame_pipeline_queue.h), which then never counts
   // the engine's compute, on the host or on the GPU. 0 when the frame was ready.
   double collect_wait_ms = 0.0;
+  // Host time the engine spent copying this frame's pixels on the host (into upload staging, out
+  // of download staging): the part of the host time a frame loop can save with pooled pairs
+  // (StereoEngine::host_memory) and pooled results. 0 when nothing was copied.
+  double host_copy_ms = 0.0;
 
   void add(const std::string& stage, double ms) { stages.push_back({stage, ms}); }
   double total_ms() const {

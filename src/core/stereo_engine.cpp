@@ -16,6 +16,8 @@ PairView host_view(PixelFormat format, const Image<T>& left, const Image<T>& rig
   view.height = left.height();
   view.right_width = right.width();
   view.right_height = right.height();
+  view.left_block = left.block();
+  view.right_block = right.block();
   return view;
 }
 

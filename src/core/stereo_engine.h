@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/core/error.h"
+#include "src/core/host_memory.h"
 #include "src/core/image.h"
 #include "src/core/pixel_costs.h"
 #include "src/core/stage_timings.h"
@@ -31,8 +32,10 @@ const char* pixel_format_name(PixelFormat format);
 enum class MemorySpace { Host, Device };
 
 // A stereo pair as a request borrows it: two dense row-major planes (stride = width) of one
-// format and size. Host planes are copied before submit() returns; device planes are read until
-// the frame is collected, so they must stay untouched until then.
+// format and size. Host planes are copied before submit() returns, unless they lie in pooled
+// blocks (left_block / right_block) of memory the engine uploads from directly: the engine then
+// holds the blocks, which keeps them out of their pool, until its upload has read them. Device
+// planes are read until the frame is collected, so they must stay untouched until then.
 struct PairView {
   PixelFormat format = PixelFormat::Gray8;
   MemorySpace memory = MemorySpace::Host;
@@ -45,6 +48,8 @@ struct PairView {
   static PairView of(const ImageU16& left, const ImageU16& right);
   static PairView of(const ImageF32& left, const ImageF32& right);
   int right_width = 0, right_height = 0;  // the right plane's size (equal when valid)
+  // The pooled blocks the host planes lie in (Image::block()), null for images of their own.
+  std::shared_ptr<PixelBlock> left_block, right_block;
   size_t bytes_per_pixel() const;
 };
 
@@ -155,6 +160,10 @@ class StereoEngine {
   }
   // The device memory free now (the CUDA engine asks the driver); nullopt without a device.
   virtual std::optional<uint64_t> free_device_bytes() const { return std::nullopt; }
+  // The host memory this engine reads pairs from and writes results to without a host copy
+  // (host_memory.h): a frame loop's pair pool (block_pool.h) is made of it. Plain memory here;
+  // page-locked memory on the CUDA engine.
+  virtual std::shared_ptr<HostMemory> host_memory() const { return plain_host_memory(); }
 };
 
 // Checks what every engine requires of an input pair; throws InputError with both sizes.

@@ -43,6 +43,7 @@
 #include <limits>
 #include <string>
 
+#include "src/core/block_pool.h"
 #include "src/core/error.h"
 #include "src/core/parallel_for.h"
 #include "src/core/synthetic_scene_state.h"
@@ -348,8 +349,8 @@ SceneState build_scene(const SyntheticSceneConfig& config, int frame_index) {
   return s;
 }
 
-ImageRgb8 render_view(const SceneState& s, Vec3 camera) {
-  ImageRgb8 image(s.width, s.height);
+ImageRgb8 render_view(const SceneState& s, Vec3 camera, BlockPool* pool) {
+  ImageRgb8 image = pooled_image<ImageRgb8>(pool, s.width, s.height);  // every pixel written below
   parallel_for(0, s.height, [&](int y) {
     Rgb8* row = image.row(y);
     ShadeCache cache;
@@ -441,22 +442,23 @@ SyntheticScene::SyntheticScene(SyntheticSceneConfig config) : config_(config) {
   }
 }
 
-SyntheticFrame SyntheticScene::render(int frame_index) const {
-  SyntheticFrame frame = render_views(frame_index);
+SyntheticFrame SyntheticScene::render(int frame_index, BlockPool* views_pool) const {
+  SyntheticFrame frame = render_views(frame_index, views_pool);
   const synthetic::SceneState scene = synthetic::build_scene(config_, frame_index);
   synthetic::compute_ground_truth(scene, frame);
   synthetic::compute_discontinuities(frame);
   return frame;
 }
 
-SyntheticFrame SyntheticScene::render_views(int frame_index) const {
+SyntheticFrame SyntheticScene::render_views(int frame_index, BlockPool* views_pool) const {
   using synthetic::Vec3;
   const synthetic::SceneState scene = synthetic::build_scene(config_, frame_index);
   SyntheticFrame frame;
   frame.index = frame_index;
   frame.timestamp_s = frame_index / 30.0;
-  frame.left = synthetic::render_view(scene, scene.left_camera);
-  frame.right = synthetic::render_view(scene, scene.left_camera + Vec3{scene.baseline, 0, 0});
+  frame.left = synthetic::render_view(scene, scene.left_camera, views_pool);
+  frame.right =
+      synthetic::render_view(scene, scene.left_camera + Vec3{scene.baseline, 0, 0}, views_pool);
   return frame;
 }
 

@@ -6,6 +6,8 @@
 
 namespace sv {
 
+class BlockPool;  // block_pool.h
+
 struct SyntheticSceneConfig {
   int width = 640;
   int height = 480;
@@ -35,10 +37,11 @@ class SyntheticScene {
   explicit SyntheticScene(SyntheticSceneConfig config = {});
   const SyntheticSceneConfig& config() const { return config_; }
   // Frame `frame_index` (any int; timestamp_s = frame_index / 30). Deterministic and thread-safe.
-  SyntheticFrame render(int frame_index) const;
+  // The views are drawn into blocks of `views_pool` while it has free ones (block_pool.h).
+  SyntheticFrame render(int frame_index, BlockPool* views_pool = nullptr) const;
   // The same frame's two views alone (ground truth and masks left empty): what a frame source
   // needs, without the ground truth's extra rays.
-  SyntheticFrame render_views(int frame_index) const;
+  SyntheticFrame render_views(int frame_index, BlockPool* views_pool = nullptr) const;
 
  private:
   SyntheticSceneConfig config_;

@@ -9,6 +9,10 @@
 #include "src/core/image.h"
 #include "src/core/synthetic_scene.h"
 
+namespace sv {
+class BlockPool;  // block_pool.h
+}  // namespace sv
+
 namespace sv::synthetic {
 
 struct Vec3 {
@@ -77,6 +81,6 @@ double stripe_brightness(const SceneState& s, double x);
 
 // The view from `camera` (the left camera, or it plus (baseline, 0, 0)), as SyntheticScene
 // renders it.
-ImageRgb8 render_view(const SceneState& s, Vec3 camera);
+ImageRgb8 render_view(const SceneState& s, Vec3 camera, BlockPool* pool = nullptr);
 
 }  // namespace sv::synthetic

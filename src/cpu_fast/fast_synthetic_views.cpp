@@ -17,6 +17,7 @@
 #include <limits>
 #include <vector>
 
+#include "src/core/block_pool.h"
 #include "src/core/parallel_for.h"
 #include "src/core/synthetic_scene_state.h"
 #include "src/cpu_fast/fast_synthetic_views.h"
@@ -419,13 +420,15 @@ HWY_AFTER_NAMESPACE();
 namespace sv {
 HWY_EXPORT(RenderViewRows);
 
-SyntheticFrame fast_synthetic_views(const SyntheticScene& scene, int frame_index) {
+SyntheticFrame fast_synthetic_views(const SyntheticScene& scene, int frame_index,
+                                    BlockPool* views_pool) {
   const synthetic::SceneState state = synthetic::build_scene(scene.config(), frame_index);
   SyntheticFrame frame;
   frame.index = frame_index;
   frame.timestamp_s = frame_index / 30.0;
-  frame.left = ImageRgb8(state.width, state.height);
-  frame.right = ImageRgb8(state.width, state.height);
+  // Every pixel is written by RenderViewRows.
+  frame.left = pooled_image<ImageRgb8>(views_pool, state.width, state.height);
+  frame.right = pooled_image<ImageRgb8>(views_pool, state.width, state.height);
   HWY_DYNAMIC_DISPATCH(RenderViewRows)(state, state.left_camera, frame.left);
   HWY_DYNAMIC_DISPATCH(RenderViewRows)(state, state.left_camera + synthetic::Vec3{state.baseline, 0, 0},
                                        frame.right);

@@ -8,6 +8,8 @@ namespace sv {
 // the same double operations in the same order on every lane (no fused multiply-adds), the
 // stripe region's sine left to the C library as in the reference. What a frame source needs at
 // camera rate; the scene's ground truth stays the reference's.
-SyntheticFrame fast_synthetic_views(const SyntheticScene& scene, int frame_index);
+// The views are drawn into blocks of `views_pool` while it has free ones (block_pool.h).
+SyntheticFrame fast_synthetic_views(const SyntheticScene& scene, int frame_index,
+                                    BlockPool* views_pool = nullptr);
 
 }  // namespace sv

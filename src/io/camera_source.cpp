@@ -222,7 +222,7 @@ std::optional<StereoPair> CameraSource::next_packed() {
     }
   }
   const double timestamp = frame_time_s(device.capture, start_);
-  SplitViews views = split_packed_frame(rgb_image_from_mat(mat), options_.layout);
+  SplitViews views = split_packed_frame(rgb_image_from_mat(mat), options_.layout, pair_memory());
   StereoPair pair;
   pair.index = next_index_++;
   pair.timestamp_s = timestamp;
@@ -245,7 +245,7 @@ std::optional<StereoPair> CameraSource::next_paired() {
       continue;
     }
     latest[side] = frame_time_s(device.capture, start_);
-    ImageRgb8 image = rgb_image_from_mat(mat);
+    ImageRgb8 image = rgb_image_from_mat(mat, pair_memory());
     if (side == 0) {
       pairer_->push_left(latest[side], std::move(image));
     } else {

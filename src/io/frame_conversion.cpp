@@ -25,8 +25,8 @@ Rgb8 yuv_to_rgb(int y, int u, int v) {
               clamp_shift(c + 516 * d + 128)};
 }
 
-ImageRgb8 crop(const ImageRgb8& frame, int x0, int y0, int width, int height) {
-  ImageRgb8 part(width, height);
+ImageRgb8 crop(const ImageRgb8& frame, int x0, int y0, int width, int height, BlockPool* pool) {
+  ImageRgb8 part = pooled_image<ImageRgb8>(pool, width, height);  // every pixel written
   for (int y = 0; y < height; ++y) {
     const Rgb8* src = frame.row(y0 + y) + x0;
     std::copy(src, src + width, part.row(y));
@@ -53,7 +53,7 @@ PackedLayout detect_packed_layout(int width, int height) {
                    "high, top-bottom frames at least as high as wide): say which with --sbs or --tb");
 }
 
-SplitViews split_packed_frame(const ImageRgb8& frame, PackedLayout layout) {
+SplitViews split_packed_frame(const ImageRgb8& frame, PackedLayout layout, BlockPool* pool) {
   if (frame.empty()) throw InputError("cannot split an empty frame into two views");
   if (layout == PackedLayout::Auto) layout = detect_packed_layout(frame.width(), frame.height());
   const int w = frame.width();
@@ -63,14 +63,14 @@ SplitViews split_packed_frame(const ImageRgb8& frame, PackedLayout layout) {
     if (w % 2 != 0) {
       throw InputError("a side-by-side frame needs an even width, got " + size_text(w, h));
     }
-    views.left = crop(frame, 0, 0, w / 2, h);
-    views.right = crop(frame, w / 2, 0, w / 2, h);
+    views.left = crop(frame, 0, 0, w / 2, h, pool);
+    views.right = crop(frame, w / 2, 0, w / 2, h, pool);
   } else {
     if (h % 2 != 0) {
       throw InputError("a top-bottom frame needs an even height, got " + size_text(w, h));
     }
-    views.left = crop(frame, 0, 0, w, h / 2);
-    views.right = crop(frame, 0, h / 2, w, h / 2);
+    views.left = crop(frame, 0, 0, w, h / 2, pool);
+    views.right = crop(frame, 0, h / 2, w, h / 2, pool);
   }
   return views;
 }

@@ -8,6 +8,8 @@
 
 namespace sv {
 
+class BlockPool;  // block_pool.h
+
 // How one camera frame or video frame carries both views.
 enum class PackedLayout {
   Auto,        // decided from the frame size by detect_packed_layout()
@@ -29,9 +31,11 @@ struct SplitViews {
   ImageRgb8 right;
 };
 
-// Cuts a packed frame into its two views (Auto is resolved first). InputError when the frame
-// cannot be halved along the split (odd width for side-by-side, odd height for top-bottom).
-SplitViews split_packed_frame(const ImageRgb8& frame, PackedLayout layout);
+// Cuts a packed frame into its two views (Auto is resolved first), written into blocks of `pool`
+// while it has free ones (block_pool.h). InputError when the frame cannot be halved along the
+// split (odd width for side-by-side, odd height for top-bottom).
+SplitViews split_packed_frame(const ImageRgb8& frame, PackedLayout layout,
+                              BlockPool* pool = nullptr);
 
 // YUYV 4:2:2 (bytes Y0 U Y1 V per pixel pair, what V4L2 and UVC cameras call YUYV / YUY2) to RGB,
 // BT.601 studio range, in integers so the result is exact and the same everywhere:

@@ -201,8 +201,8 @@ std::optional<StereoPair> ImageSequenceSource::next() {
   const size_t i = static_cast<size_t>(next_index_);
   StereoPair pair;
   // 16-bit and float frames keep their values (StereoPair::left16/leftf), as image pairs do.
-  FullDepthImage left = read_image_full_depth(left_[i]);
-  FullDepthImage right = read_image_full_depth(right_[i]);
+  FullDepthImage left = read_image_full_depth(left_[i], pair_memory());
+  FullDepthImage right = read_image_full_depth(right_[i], pair_memory());
   if (left.gray16.empty() != right.gray16.empty() || left.grayf.empty() != right.grayf.empty()) {
     throw InputError("'" + left_[i] + "' and '" + right_[i] +
                      "' differ in sample depth (8-bit, 16-bit or float): give both the same");

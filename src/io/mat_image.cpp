@@ -4,12 +4,12 @@
 
 namespace sv {
 
-ImageRgb8 rgb_image_from_mat(const cv::Mat& mat) {
+ImageRgb8 rgb_image_from_mat(const cv::Mat& mat, BlockPool* pool) {
   if (mat.depth() != CV_8U || (mat.channels() != 1 && mat.channels() != 3 && mat.channels() != 4)) {
     throw InputError("expected an 8-bit gray or colour frame, got OpenCV type " +
                      std::to_string(mat.type()));
   }
-  ImageRgb8 image(mat.cols, mat.rows);
+  ImageRgb8 image = pooled_image<ImageRgb8>(pool, mat.cols, mat.rows);  // every pixel written
   const int channels = mat.channels();
   for (int y = 0; y < mat.rows; ++y) {
     const uint8_t* src = mat.ptr<uint8_t>(y);

@@ -5,12 +5,14 @@
 
 #include <opencv2/core.hpp>
 
+#include "src/core/block_pool.h"
 #include "src/core/image.h"
 
 namespace sv {
 
-// An 8-bit BGR, BGRA or gray Mat (OpenCV's decoder output) as RGB; alpha is dropped.
-ImageRgb8 rgb_image_from_mat(const cv::Mat& mat);
+// An 8-bit BGR, BGRA or gray Mat (OpenCV's decoder output) as RGB; alpha is dropped. Written
+// into a block of `pool` while it has a free one (block_pool.h).
+ImageRgb8 rgb_image_from_mat(const cv::Mat& mat, BlockPool* pool = nullptr);
 
 // A new 8-bit BGR Mat holding `image`.
 cv::Mat bgr_mat_from_rgb(const ImageRgb8& image);

@@ -65,7 +65,7 @@ std::optional<StereoPair> PackedVideoSource::next() {
     end_reported_ = true;
     return std::nullopt;
   }
-  SplitViews views = split_packed_frame(frame->image, layout_);
+  SplitViews views = split_packed_frame(frame->image, layout_, pair_memory());
   StereoPair pair;
   pair.index = index;
   pair.timestamp_s = frame->timestamp_s;

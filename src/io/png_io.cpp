@@ -7,6 +7,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <vector>
 
+#include "src/core/block_pool.h"
 #include "src/core/byte_count.h"
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
@@ -46,8 +47,8 @@ cv::Mat read_with_opencv(const std::string& path, int flags) {
 Rgb8 from_bgr(const uint8_t* p) { return Rgb8{p[2], p[1], p[0]}; }
 
 // An 8-bit 3- or 4-channel BGR(A) Mat as RGB; alpha is dropped.
-ImageRgb8 bgr_to_rgb_image(const cv::Mat& mat) {
-  ImageRgb8 image(mat.cols, mat.rows);
+ImageRgb8 bgr_to_rgb_image(const cv::Mat& mat, BlockPool* pool = nullptr) {
+  ImageRgb8 image = pooled_image<ImageRgb8>(pool, mat.cols, mat.rows);  // every pixel written
   const int channels = mat.channels();
   for (int y = 0; y < mat.rows; ++y) {
     const uint8_t* src = mat.ptr<uint8_t>(y);
@@ -79,10 +80,10 @@ cv::Mat wrap(const Image<T>& image, int type) {
 
 }  // namespace
 
-ImageRgb8 read_image_rgb(const std::string& path) {
+ImageRgb8 read_image_rgb(const std::string& path, BlockPool* pool) {
   // Orientation ignored: a stereo pair must keep the pixel grid it was rectified on.
   const cv::Mat mat = read_with_opencv(path, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-  return bgr_to_rgb_image(mat);
+  return bgr_to_rgb_image(mat, pool);
 }
 
 ImageU8 read_image_gray(const std::string& path) { return to_gray(read_image_rgb(path)); }
@@ -147,7 +148,7 @@ static std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-FullDepthImage read_image_full_depth(const std::string& path) {
+FullDepthImage read_image_full_depth(const std::string& path, BlockPool* pool) {
   // PFM and Netpbm through the core's readers, as a single pair reads them (StillPairSource),
   // so a file gives the same values alone, in a folder or under a pattern.
   const std::string ext = lower_extension(path);
@@ -158,7 +159,8 @@ FullDepthImage read_image_full_depth(const std::string& path) {
   }
   const cv::Mat mat = read_with_opencv(path, cv::IMREAD_UNCHANGED);
   if (mat.depth() == CV_32F) return read_float_image(path, mat);
-  if (mat.depth() != CV_16U) return FullDepthImage{read_image_rgb(path), ImageU16(), ImageF32()};
+  if (mat.depth() != CV_16U)
+    return FullDepthImage{read_image_rgb(path, pool), ImageU16(), ImageF32()};
   const int channels = mat.channels();
   FullDepthImage image{ImageRgb8(mat.cols, mat.rows), ImageU16(mat.cols, mat.rows), ImageF32()};
   for (int y = 0; y < mat.rows; ++y) {

@@ -6,13 +6,15 @@
 
 namespace sv {
 
+class BlockPool;  // block_pool.h
+
 // Image files through OpenCV: anything imread decodes (PNG, JPEG, PPM/PGM, BMP, TIFF...).
 // Readers throw InputError naming the file (missing, not a regular file, larger than any image,
 // undecodable, wrong kind); writers throw RuntimeError naming the file.
 
 // Colour as sRGB; gray files are replicated into r, g, b; alpha is dropped; 16-bit files are
 // reduced to 8 bits by OpenCV (value / 256).
-ImageRgb8 read_image_rgb(const std::string& path);
+ImageRgb8 read_image_rgb(const std::string& path, BlockPool* pool = nullptr);
 
 // Gray through sv::to_gray, so a colour file gives exactly the luma the core computes; for a
 // gray file (or a gray palette) the values are unchanged.
@@ -36,7 +38,8 @@ struct FullDepthImage {
   ImageU16 gray16;
   ImageF32 grayf;
 };
-FullDepthImage read_image_full_depth(const std::string& path);
+// An 8-bit file's view is decoded into a block of `pool` while it has a free one (block_pool.h).
+FullDepthImage read_image_full_depth(const std::string& path, BlockPool* pool = nullptr);
 
 // PNG writers. The file appears whole or not at all (write_file_atomically in atomic_file.h):
 // a failure (a full disk) leaves no cut file and names its cause.

@@ -30,6 +30,10 @@ class RectifiedSource : public FrameSource {
   double frames_per_second() const override { return raw_->frames_per_second(); }
   std::optional<StereoPair> next() override;
   bool seek(int64_t index) override { return raw_->seek(index); }
+  // The raw pairs go into the pool's blocks; the host remap writes views of their own.
+  void use_pair_memory(std::shared_ptr<BlockPool> pool) override {
+    raw_->use_pair_memory(std::move(pool));
+  }
 
   // The rectifier of the last pair (null before the first): its maps for a GPU remap, and Q.
   const StereoRectifier* rectifier() const { return rectifier_.get(); }

@@ -156,7 +156,7 @@ bool VideoFileReader::seek_full_depth(int64_t) { return false; }
 
 #endif
 
-std::optional<VideoFileReader::Frame> VideoFileReader::read() {
+std::optional<VideoFileReader::Frame> VideoFileReader::read(BlockPool* pool) {
   if (pending_) {
     std::optional<Frame> frame = std::move(pending_);
     pending_.reset();
@@ -177,7 +177,7 @@ std::optional<VideoFileReader::Frame> VideoFileReader::read() {
     return std::nullopt;
   }
   Frame frame;
-  frame.image = rgb_image_from_mat(mat);
+  frame.image = rgb_image_from_mat(mat, pool);
   if (width_ != 0 && !frame.image.same_size(width_, height_)) {
     throw InputError("video '" + path_ + "' changes frame size at frame " +
                      std::to_string(position_) + ": " + size_text(width_, height_) + " then " +

@@ -9,6 +9,8 @@
 
 namespace sv {
 
+class BlockPool;  // block_pool.h
+
 // One video file read frame by frame through OpenCV's FFmpeg backend, with every failure turned
 // into a message that names the file. The first frame is decoded when the file is opened, so a
 // file that opens but holds nothing decodable is refused right away.
@@ -39,13 +41,14 @@ class VideoFileReader {
   int64_t position() const { return position_; }
 
   // The next frame and its presentation time, or nullopt at the end of the file. InputError when a
-  // frame changes size mid-stream.
+  // frame changes size mid-stream. 8-bit frames are converted into a block of `pool` while it
+  // has a free one (block_pool.h), except the first, decoded when the file was opened.
   struct Frame {
     ImageRgb8 image;   // for a high bit depth video: the 8-bit view of gray16
     ImageU16 gray16;   // the full-depth gray of a high bit depth video, else empty
     double timestamp_s = 0.0;
   };
-  std::optional<Frame> read();
+  std::optional<Frame> read(BlockPool* pool = nullptr);
 
   // True when the frames carry gray16 (see above); gray_bits() is the stream's own depth then.
   bool high_bit_depth() const { return gray_bits_ > 8; }

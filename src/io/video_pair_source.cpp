@@ -65,8 +65,8 @@ double VideoPairSource::frames_per_second() const {
 
 std::optional<StereoPair> VideoPairSource::next() {
   const int64_t index = left_->position();
-  auto left = left_->read();
-  auto right = right_->read();
+  auto left = left_->read(pair_memory());
+  auto right = right_->read(pair_memory());
   if (left && right) {
     StereoPair pair;
     pair.index = index;

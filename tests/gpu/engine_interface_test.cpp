@@ -1,14 +1,18 @@
 // The engine interface (issue 18) on the CUDA engine: frames in order however many are
 // submitted, only the asked-for parts (the float disparity converted on the GPU equals the host's
 // conversion), device-resident input equal to host input bit for bit, the public device call on
-// the caller's stream, colour pairs turned gray on the GPU, and a bad frame reported for itself.
+// the caller's stream, colour pairs turned gray on the GPU, a bad frame reported for itself, and
+// pairs and results in pooled pinned blocks without host copies (run under compute-sanitizer too).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
+#include <memory>
 #include <vector>
 
 #include "cuda/cuda_engine.h"
+#include "src/core/block_pool.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
@@ -160,6 +164,124 @@ TEST(CudaEngineInterface, ABadFrameIsReportedForItselfAndTheNextOnesRun) {
     EXPECT_NE(std::string(e.what()).find("193x121 vs 100x121"), std::string::npos) << e.what();
   }
   EXPECT_EQ(gpu.collect().disparity_fixed, last);
+}
+
+// Frames without host copies (issue 18): pairs in pooled blocks of the engine's pinned memory
+// are uploaded from there and give the results of ordinary host images bit for bit; the blocks
+// stay with the engine until their upload has read them and then go back to their pool; results
+// arrive in pooled pinned blocks, and past the pool's bound through staging, equal either way.
+bool in_pinned_block(const void* pixels, const std::shared_ptr<PixelBlock>& block) {
+  return block && block->memory().pinned() && block->data() == pixels;
+}
+
+TEST(CudaPooledFrames, PinnedPooledInputEqualsHostInputBitForBit) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const auto pairs = frames(2);
+  const StereoParams params = params_with(48);
+  cuda::CudaEngine gpu;
+  ASSERT_TRUE(gpu.host_memory()->pinned());
+  BlockPool pool(gpu.host_memory(), 8);
+  for (const SyntheticFrame& f : pairs) {
+    // Colour pairs, as the sources deliver them, and gray pairs.
+    const DisparityResult host = gpu.compute(test::request_of(f.left, f.right, params));
+    const ImageRgb8 left = pooled_copy(&pool, f.left), right = pooled_copy(&pool, f.right);
+    ASSERT_TRUE(in_pinned_block(left.data(), left.block()));
+    const DisparityResult pooled = gpu.compute(test::request_of(left, right, params));
+    EXPECT_TRUE(same_bits(pooled.disparity_fixed, host.disparity_fixed));
+    EXPECT_TRUE(same_bits(pooled.disparity, host.disparity));
+    EXPECT_EQ(pooled.timings.host_copy_ms, 0.0) << "nothing copied on the host, in or out";
+    EXPECT_GT(host.timings.host_copy_ms, 0.0) << "host images are copied into staging";
+
+    const ImageU8 gray_left = to_gray(f.left), gray_right = to_gray(f.right);
+    const DisparityResult gray_host = gpu.compute(test::request_of(gray_left, gray_right, params));
+    const ImageU8 pooled_left = pooled_copy(&pool, gray_left);
+    const ImageU8 pooled_right = pooled_copy(&pool, gray_right);
+    const DisparityResult gray_pooled =
+        gpu.compute(test::request_of(pooled_left, pooled_right, params));
+    EXPECT_TRUE(same_bits(gray_pooled.disparity_fixed, gray_host.disparity_fixed));
+    EXPECT_TRUE(same_bits(gray_pooled.disparity_fixed, host.disparity_fixed));
+  }
+}
+
+TEST(CudaPooledFrames, ResultsArriveInPooledPinnedBlocks) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const auto pairs = frames(1);
+  StereoParams params = params_with(48);
+  params.confidence = true;
+  cuda::CudaEngine gpu;
+  const DisparityResult r = gpu.compute(test::request_of(pairs[0].left, pairs[0].right, params));
+  EXPECT_TRUE(in_pinned_block(r.disparity_fixed.data(), r.disparity_fixed.block()));
+  EXPECT_TRUE(in_pinned_block(r.disparity.data(), r.disparity.block()));
+  EXPECT_TRUE(in_pinned_block(r.confidence.data(), r.confidence.block()));
+  const DisparityResult cpu = CpuEngine().compute(pairs[0].left, pairs[0].right, params);
+  EXPECT_TRUE(same_bits(r.disparity_fixed, cpu.disparity_fixed));
+}
+
+// Two frames in flight, each pair written into a block as soon as the pool gives one: a block
+// handed back before its upload had read it would be overwritten by a later pair, and that frame
+// would no longer equal the CPU's.
+TEST(CudaPooledFrames, TwoFramesInFlightRecycleTheirBlocksOnlyAfterTheUpload) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const auto pairs = frames(6);
+  const StereoParams params = params_with(48);
+  CpuEngine cpu;
+  std::vector<ImageI16> expected;
+  for (const auto& f : pairs)
+    expected.push_back(cpu.compute(f.left, f.right, params).disparity_fixed);
+  cuda::CudaEngine gpu;
+  BlockPool pool(gpu.host_memory(), 6);
+  DisparityResult result;
+  int collected = 0, pooled_pairs = 0;
+  constexpr int kFrames = 40;
+  for (int n = 0; n < kFrames; ++n) {
+    const SyntheticFrame& f = pairs[n % pairs.size()];
+    {
+      const ImageRgb8 left = pooled_copy(&pool, f.left), right = pooled_copy(&pool, f.right);
+      pooled_pairs += left.block() && right.block() ? 1 : 0;
+      gpu.submit(test::request_of(left, right, params, nullptr, ResultParts::fixed_only()));
+    }  // the caller lets go at once: only the engine holds the blocks now
+    if (gpu.frames_in_flight() == 2) {
+      gpu.collect(result);
+      EXPECT_TRUE(same_bits(result.disparity_fixed, expected[collected % pairs.size()]))
+          << "frame " << collected;
+      ++collected;
+    }
+  }
+  while (gpu.frames_in_flight() > 0) {
+    gpu.collect(result);
+    EXPECT_TRUE(same_bits(result.disparity_fixed, expected[collected % pairs.size()]))
+        << "frame " << collected;
+    ++collected;
+  }
+  EXPECT_EQ(collected, kFrames);
+  EXPECT_EQ(pooled_pairs, kFrames) << "the engine's holds never exhausted the pool";
+  EXPECT_LE(pool.blocks(), 6);
+  EXPECT_EQ(pool.blocks_out(), 0) << "every block went back once its upload completed";
+}
+
+// A caller that keeps many results: once the engine's result blocks are all out, the results come
+// through staging (a host copy) and are still equal.
+TEST(CudaPooledFrames, ResultsPastThePoolsBoundAreCopiedAndEqual) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const auto pairs = frames(2);
+  const StereoParams params = params_with(48);
+  CpuEngine cpu;
+  const ImageI16 expected = cpu.compute(pairs[1].left, pairs[1].right, params).disparity_fixed;
+  cuda::CudaEngine gpu;
+  std::deque<DisparityResult> kept;
+  bool some_copied = false;
+  for (int n = 0; n < 40; ++n) {
+    kept.push_back(gpu.compute(test::request_of(pairs[1].left, pairs[1].right, params)));
+    const DisparityResult& r = kept.back();
+    EXPECT_TRUE(same_bits(r.disparity_fixed, expected)) << n;
+    if (!r.disparity_fixed.block()) some_copied = true;
+  }
+  EXPECT_TRUE(some_copied) << "40 results of two parts each outnumber the engine's blocks";
+  kept.clear();
+  const DisparityResult again =
+      gpu.compute(test::request_of(pairs[1].left, pairs[1].right, params));
+  EXPECT_TRUE(again.disparity_fixed.block()) << "blocks let go are used again";
+  EXPECT_TRUE(same_bits(again.disparity_fixed, expected));
 }
 
 }  // namespace

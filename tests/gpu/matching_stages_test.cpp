@@ -57,13 +57,20 @@ template <typename T>
   return ::testing::AssertionFailure() << where.str();
 }
 
+// An image's pixels (Image::pixels()) against the GPU's, as above.
+template <typename T, typename Pixel>
+::testing::AssertionResult same_elements(const std::vector<T>& gpu, PixelSpan<Pixel> cpu, int width,
+                                         int count = 1) {
+  return same_elements(gpu, std::vector<T>(cpu), width, count);
+}
+
 template <typename T>
 std::unique_ptr<GuardedDeviceArray<T>> upload(const std::vector<T>& host) {
   return std::make_unique<GuardedDeviceArray<T>>(host.size(), host.data());
 }
 template <typename T>
 std::unique_ptr<GuardedDeviceArray<T>> upload(const Image<T>& image) {
-  return upload(image.pixels());
+  return std::make_unique<GuardedDeviceArray<T>>(image.size(), image.data());
 }
 
 // A SearchRange and its device view; the per-pixel base (if any) lives in a guarded array.

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/app/frame_pipeline_queue.h"
 #include "src/app/headless_runner.h"
 #include "src/app/stop_signals.h"
 #include "src/core/cpu_engine.h"
@@ -27,6 +28,7 @@
 #include "src/core/evaluation.h"
 #include "src/core/image_formats.h"
 #include "src/core/synthetic_scene.h"
+#include "tests/support/counting_host_memory.h"
 #include "tests/support/fake_engine.h"
 
 namespace sv {
@@ -49,6 +51,12 @@ class RecordingEngine : public test::FakeEngine {
   void submit(const FrameRequest& request) override {
     const int number = submitted_++;
     if (number == signal_at) std::raise(SIGINT);
+    const PairView& pair = request.pair;
+    const bool in_own_memory =
+        pair.left_block && pair.right_block && &pair.left_block->memory() == memory.get() &&
+        &pair.right_block->memory() == memory.get() && pair.left == pair.left_block->data() &&
+        pair.right == pair.right_block->data();
+    *pairs_in_own_memory += in_own_memory ? 1 : 0;
     FakeEngine::submit(request);
     *max_in_flight = std::max(*max_in_flight, frames_in_flight());
   }
@@ -61,8 +69,13 @@ class RecordingEngine : public test::FakeEngine {
     return result;
   }
 
+  std::shared_ptr<HostMemory> host_memory() const override { return memory; }
+
   int fail_at = -1;
   int signal_at = -1;
+  // Its host memory, counted, and the pairs that arrived in blocks of it; both outlive the engine.
+  std::shared_ptr<test::CountingHostMemory> memory = std::make_shared<test::CountingHostMemory>();
+  std::shared_ptr<int> pairs_in_own_memory = std::make_shared<int>(0);
   // Outlives the engine, which the run destroys before it returns.
   std::shared_ptr<int> max_in_flight = std::make_shared<int>(0);
 
@@ -96,15 +109,19 @@ struct RunOutput {
   std::string out, err;
   int engines_made = 0;
   int max_in_flight = 0;  // of the last engine made
+  std::shared_ptr<test::CountingHostMemory> memory;  // of the last engine made
+  int pairs_in_own_memory = 0;                       // submitted to the last engine made
 };
 
 RunOutput run(const CliOptions& options, const std::function<void(RecordingEngine&)>& setup = {}) {
   RunOutput r;
-  std::shared_ptr<int> max_in_flight;
+  std::shared_ptr<int> max_in_flight, pairs;
   const EngineFactory factory = [&](const std::string&, std::ostream&) {
     auto engine = std::make_unique<RecordingEngine>();
     if (setup) setup(*engine);
     max_in_flight = engine->max_in_flight;
+    r.memory = engine->memory;
+    pairs = engine->pairs_in_own_memory;
     ++r.engines_made;
     return std::unique_ptr<StereoEngine>(std::move(engine));
   };
@@ -113,6 +130,7 @@ RunOutput run(const CliOptions& options, const std::function<void(RecordingEngin
   r.out = out.str();
   r.err = err.str();
   if (max_in_flight) r.max_in_flight = *max_in_flight;
+  if (pairs) r.pairs_in_own_memory = *pairs;
   return r;
 }
 
@@ -193,6 +211,27 @@ TEST(HeadlessPipeline, TwoFramesInFlightGiveTheOutputsOfOneAtATimeInOrder) {
     EXPECT_TRUE(same_bits(read_pfm(pfm_path(dir, n)), expected.disparities[n])) << "frame " << n;
   }
   EXPECT_NE(r.out.find("done: 6 frames\n"), std::string::npos) << r.out;
+}
+
+// The pairs are drawn into blocks of the engine's own host memory (StereoEngine::host_memory: the
+// CUDA engine's pinned memory, which it uploads from without a copy), recycled through a bounded
+// pool: after the warm-up no frame allocates, and the disparities are those of one at a time.
+TEST(HeadlessPipeline, PairsInTheEnginesOwnPooledMemoryGiveTheSameDisparities) {
+  const std::string dir = fresh_dir("pooled");
+  constexpr int kFrames = 12;
+  const CliOptions options = synthetic_run(kFrames, dir);
+  const RunOutput r = run(options);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.pairs_in_own_memory, kFrames) << "every pair reached the engine in its memory";
+  ASSERT_TRUE(r.memory);
+  EXPECT_LE(r.memory->allocations, kPairPoolBlocks) << "blocks are recycled, not made per frame";
+  EXPECT_LT(r.memory->allocations, 2 * kFrames);
+  EXPECT_EQ(r.memory->frees, r.memory->allocations) << "all given back when the run ends";
+  const Expected expected = one_at_a_time(options, kFrames);
+  for (int n = 0; n < kFrames; ++n) {
+    EXPECT_TRUE(same_bits(read_pfm(pfm_path(dir, n)), expected.disparities[n])) << "frame " << n;
+  }
+  EXPECT_NE(r.out.find("; copying pixels: median "), std::string::npos) << r.out;
 }
 
 TEST(HeadlessPipeline, ABadFrameIsReportedForItselfAndTheFramesAfterItAreWritten) {

@@ -11,9 +11,15 @@
 
 #include "src/app/engine_factory.h"
 #include "src/app/synthetic_source.h"
+#include "src/core/block_pool.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
+#include "tests/support/counting_host_memory.h"
 #include "tests/support/fake_engine.h"
+
+#ifdef STEREOVIEW_HAS_CUDA
+#include "cuda/device_info.h"
+#endif
 
 namespace sv {
 namespace {
@@ -315,6 +321,53 @@ TEST(ProcessingThread, EngineSwitchesHappenOnTheThreadAndAFailedOneKeepsTheOldEn
   ASSERT_TRUE(frame);
   EXPECT_EQ(processing.status().engine, "second");
 }
+
+// The pool the capture side writes pairs into is of the running engine's host memory, and
+// follows an engine switch (blocks of the old memory go back to it as they are let go).
+class OwnMemoryEngine : public MarkerEngine {
+ public:
+  OwnMemoryEngine(std::string name, std::shared_ptr<HostMemory> memory)
+      : MarkerEngine(std::move(name)), memory_(std::move(memory)) {}
+  std::shared_ptr<HostMemory> host_memory() const override { return memory_; }
+
+ private:
+  std::shared_ptr<HostMemory> memory_;
+};
+
+TEST(ProcessingThread, ThePairPoolIsOfTheEnginesMemoryAndFollowsASwitch) {
+  auto first_memory = std::make_shared<test::CountingHostMemory>();
+  auto second_memory = std::make_shared<test::CountingHostMemory>();
+  const EngineFactory factory = [&](const std::string& kind, std::ostream&) {
+    return std::unique_ptr<StereoEngine>(
+        new OwnMemoryEngine(kind, kind == "first" ? first_memory : second_memory));
+  };
+  PairQueue queue(4, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, factory, "first", StereoParams{});
+  const std::shared_ptr<BlockPool> pool = processing.pair_pool();
+  EXPECT_EQ(pool->memory(), first_memory);
+  processing.start();
+  StereoPair pair = marked_pair(1);
+  pair.left = pooled_copy(pool.get(), pair.left);
+  pair.right = pooled_copy(pool.get(), pair.right);
+  queue.push(std::move(pair));
+  ASSERT_TRUE(wait_for(processing, [](const ProcessedFrame& f) { return f.engine == "first"; }));
+  processing.request_engine("second");
+  ASSERT_TRUE(wait_for(processing, [](const ProcessedFrame& f) { return f.engine == "second"; }));
+  EXPECT_EQ(processing.pair_pool(), pool) << "one pool for the capture side, whatever the engine";
+  EXPECT_EQ(pool->memory(), second_memory);
+  processing.stop();
+}
+
+#ifdef STEREOVIEW_HAS_CUDA
+// --engine auto (the viewer's default) wraps the CUDA engine: its pairs are in pinned memory too.
+TEST(ProcessingThread, TheAutoEnginesPairPoolIsPinnedWithACudaDevice) {
+  const cuda::DeviceInfo device = cuda::query_device();
+  if (!device.available) GTEST_SKIP() << "needs a CUDA device: " << device.reason;
+  PairQueue queue(2, QueueFullPolicy::Block);
+  ProcessingThread processing(queue, make_engine, "auto", StereoParams{});
+  EXPECT_TRUE(processing.pair_pool()->memory()->pinned());
+}
+#endif
 
 TEST(ProcessingThread, ReportsTheEndOfItsInputAndStopsPromptly) {
   PairQueue queue(2, QueueFullPolicy::Block);
