@@ -182,20 +182,26 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
         const auto t = timer("cost");
         fast_census_cost_volume(census_left, census_right, range, volumes.costs);
       }
-      {
-        const auto t = timer("sgm");
-        fast_sgm_aggregate(volumes.costs, range, left_levels.eight_bit[level], sgm_settings(params),
-                           volumes.sum, volumes.scratch, kMaxMatchCost);
-      }
       WtaSettings wta;
       wta.uniqueness = final_level ? params.uniqueness : 0;
       wta.subpixel = params.subpixel || !final_level;
       ImageI16 right_view;
-      {
+      const bool tap = final_level && probe != nullptr;
+      if (tap) {  // the probe reads the pixel's sums from the whole sum volume
+        {
+          const auto t = timer("sgm");
+          fast_sgm_aggregate(volumes.costs, range, left_levels.eight_bit[level], sgm_settings(params),
+                             volumes.sum, volumes.scratch, kMaxMatchCost);
+        }
         const auto t = timer("wta");
         disparity = fast_winner_takes_all(volumes.sum, range, wta, lr ? &right_view : nullptr);
+      } else {
+        const auto t = timer("sgm+wta");
+        disparity = fast_sgm_select(volumes.costs, range, left_levels.eight_bit[level],
+                                    sgm_settings(params), wta, lr ? &right_view : nullptr,
+                                    volumes.sum, volumes.scratch, kMaxMatchCost);
       }
-      if (final_level && probe != nullptr) tap_pixel(volumes, range, wta, params, *probe);
+      if (tap) tap_pixel(volumes, range, wta, params, *probe);
       if (lr) {
         const auto t = timer("lr-check");
         lr_check(disparity, right_view, params.lr_max_diff);

@@ -22,18 +22,23 @@
 // or the left, and one sweep up (right to left) for the others, each on its own thread, every
 // direction of a sweep at once per pixel (one cost load, one S access). Threads never wait on
 // each other inside a sweep: on a shared, loaded machine a waiting thread loses a time slice.
+// The sweeps meet row by row: the first to reach a row stores its partial sum of the row; the
+// second adds it in as it goes and so completes the row's sum S, which then goes to the sum
+// volume or, fused with the selection, straight to the row's WTA while it is in cache.
 // A sweep keeps one slot of path costs per path: the path through (x, y) in direction (dx, dy)
 // uses slot x - dx*dy*y (mod width + 1), the slot its predecessor (x - dx, y - dy) wrote; a
 // horizontal direction needs only one slot, its predecessor being the pixel just done.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/cpu_fast/fast_sgm.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,6 +46,7 @@
 #include "src/core/error.h"
 #include "src/core/parallel_for.h"
 #include "src/cpu_fast/fast_sgm.h"
+#include "src/cpu_fast/row_selection-inl.h"
 
 #ifndef SV_FAST_SGM_SHARED
 #define SV_FAST_SGM_SHARED
@@ -63,7 +69,7 @@ struct Pass {
   int pad;        // unavailable entries before and after each slot's stride
   int slot_size;  // pad + stride + pad
   bool byte_path_costs;  // every L fits a byte (file comment)
-  PaddedVolume<int16_t>* sum;
+  bool uniform;          // a uniform range: no shifts
 
   int p2(int x, int y, int qx, int qy) const {
     if (!settings.adaptive_p2) return settings.p2;
@@ -71,6 +77,7 @@ struct Pass {
     return std::max(settings.p1, settings.p2 * settings.p2_edge_scale / (settings.p2_edge_scale + step));
   }
   int shift(int x, int y, int qx, int qy) const {
+    if (uniform) return 0;
     const int count = costs->count();
     return std::clamp(bases->at(x, y) - bases->at(qx, qy), -(count + 2), count + 2);
   }
@@ -98,27 +105,26 @@ struct PathInput {
 };
 
 // Every direction of a sweep at pixel (x, y) at once, 16-bit path costs: the pixel's costs are
-// loaded once, the sum of their L is stored into (or with `add`, added into) `out`, and each
-// direction's min over its L goes to `mins`.
+// loaded once, the sum of their L (plus `init`'s sums where it is non-null) is stored into
+// `sum`, and each direction's min over its L goes to `mins`. `init` may be `sum`.
 struct WordStep {
   using Cost = int16_t;
   static constexpr Cost kNone = kUnavailable;
 
   void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  PaddedVolume<int16_t>& out, bool add, int* mins) const {
+                  const int16_t* init, int16_t* sum, int* mins) const {
     const hn::ScalableTag<int16_t> d;
     const hn::Rebind<uint8_t, decltype(d)> d8;
     const int n = static_cast<int>(hn::Lanes(d));
     const int count = pass.costs->count();
     const uint8_t* c = pass.costs->pixel(x, y);
-    int16_t* sum = out.pixel(x, y);
     const auto p1 = hn::Set(d, static_cast<int16_t>(pass.settings.p1));
     const auto unavailable = hn::Set(d, kNone);
     decltype(hn::Zero(d)) lowest[4] = {unavailable, unavailable, unavailable, unavailable};
     for (int k = 0; k < pass.costs->stride(); k += n) {
       const auto candidates = hn::FirstN(d, static_cast<size_t>(std::max(0, count - k)));
       const auto cost = hn::PromoteTo(d, hn::LoadU(d8, c + k));
-      auto total = add ? hn::LoadU(d, sum + k) : hn::Zero(d);
+      auto total = init != nullptr ? hn::LoadU(d, init + k) : hn::Zero(d);
       for (size_t r = 0; r < count_inputs; ++r) {
         const PathInput<Cost>& in = inputs[r];
         auto l = cost;
@@ -148,7 +154,7 @@ struct ByteStep {
   static constexpr Cost kNone = 255;
 
   void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  PaddedVolume<int16_t>& out, bool add, int* mins) const {
+                  const int16_t* init, int16_t* sum, int* mins) const {
     const D8 d8;
     const hn::Half<D8> dh;
     const hn::Rebind<int16_t, decltype(dh)> d16;
@@ -157,7 +163,6 @@ struct ByteStep {
     const int half = n / 2;
     const int count = pass.costs->count();
     const uint8_t* c = pass.costs->pixel(x, y);
-    int16_t* sum = out.pixel(x, y);
     const auto p1 = hn::Set(d8, static_cast<uint8_t>(pass.settings.p1));
     const auto unavailable = hn::Set(d8, kNone);
     decltype(hn::Zero(d8)) lowest[4] = {unavailable, unavailable, unavailable, unavailable};
@@ -165,8 +170,8 @@ struct ByteStep {
       // Clamped: FirstN compares the count in the lanes' own type on some targets.
       const auto candidates = hn::FirstN(d8, static_cast<size_t>(std::clamp(count - k, 0, n)));
       const auto cost = hn::LoadU(d8, c + k);
-      auto low = add ? hn::LoadU(d16, sum + k) : hn::Zero(d16);
-      auto high = add ? hn::LoadU(d16, sum + k + half) : hn::Zero(d16);
+      auto low = init != nullptr ? hn::LoadU(d16, init + k) : hn::Zero(d16);
+      auto high = init != nullptr ? hn::LoadU(d16, init + k + half) : hn::Zero(d16);
       for (size_t r = 0; r < count_inputs; ++r) {
         const PathInput<Cost>& in = inputs[r];
         auto l = cost;
@@ -194,19 +199,33 @@ struct ByteStep {
 };
 #endif
 
-// The paths of `directions` over the whole image in one sweep, their sum stored into `out`:
-// rows top to bottom and pixels left to right for the paths that come from above or the left
-// (dy > 0, or dy == 0 with dx > 0), the other way round for the others. A horizontal direction
-// keeps one slot (its predecessor is the pixel just done); the others one per path (file comment).
-// `into_sum(y)` says where row y's sums go: true, added into S (pass.sum); false, stored into
-// `out`. `row_done(y)` follows every row. `Step` is WordStep or ByteStep.
-template <class Step, typename IntoSum, typename RowDone>
+// One sweep's side of a row's meeting with the other sweep (file comment, "Order"): where the
+// row's complete sum goes when this sweep completes it, and what follows then.
+// `complete_row(y)` gives the row's place; `finish(y, row)` is called with it once the sum is in.
+template <typename CompleteRow, typename Finish>
+struct RowSink {
+  CompleteRow complete_row;
+  Finish finish;
+};
+
+// The paths of `directions` over the whole image in one sweep: rows top to bottom and pixels left
+// to right for the paths that come from above or the left (dy > 0, or dy == 0 with dx > 0), the
+// other way round for the others. A horizontal direction keeps one slot (its predecessor is the
+// pixel just done); the others one per path (file comment).
+// Row y's partial sum (this sweep's paths) meets the other sweep's: where the other sweep has
+// stored row y already (stored[y] != 0), this one adds it in as it goes, into sink's row, and
+// finishes the row; otherwise it stores its partial into `own` and counts itself in stored[y],
+// and should the other sweep have come in meanwhile, adds the two rows and finishes. So each row
+// is finished exactly once, by whichever sweep comes second. `Step` is WordStep or ByteStep.
+template <class Step, class Sink>
 void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool downward,
-           PaddedVolume<int16_t>& out, IntoSum into_sum, RowDone row_done) {
+           PaddedVolume<int16_t>& own, const PaddedVolume<int16_t>& other,
+           std::atomic<int>* stored, Sink& sink) {
   using Cost = typename Step::Cost;
   const Step step;
   const int width = pass.costs->width();
   const int height = pass.costs->height();
+  const size_t stride = static_cast<size_t>(pass.costs->stride());
   const int slots_per_direction = width + 1;
   const size_t slot_count = directions.size() * slots_per_direction;
   // Every slot's buffer and one spare per direction; a pixel writes its L into the spare and
@@ -223,21 +242,45 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
   PathInput<Cost> inputs[4];
   size_t index[4];
   int mins[4];
+  const int step_x = downward ? 1 : -1;
+  const int volume_pixels = width * height;
   for (int i = 0; i < height; ++i) {
     const int y = downward ? i : height - 1 - i;
-    const bool add = into_sum(y);
-    PaddedVolume<int16_t>& target = add ? *pass.sum : out;
+    const bool second = stored[y].load(std::memory_order_acquire) != 0;
+    int16_t* target = second ? sink.complete_row(y) : own.pixel(0, y);
+    const int16_t* init = second ? other.pixel(0, y) : nullptr;
+    // Per direction: the slot of the row's first pixel (then one on per pixel, wrapping), and
+    // whether the predecessors' row is inside the image.
+    int slot_index[4];
+    bool row_has_predecessors[4];
+    const int first_x = downward ? 0 : width - 1;
+    for (size_t r = 0; r < directions.size(); ++r) {
+      const Direction dir = directions[r];
+      int s = dir.dy == 0 ? 0 : (first_x - dir.dx * dir.dy * y) % slots_per_direction;
+      if (s < 0) s += slots_per_direction;
+      slot_index[r] = s;
+      row_has_predecessors[r] = y - dir.dy >= 0 && y - dir.dy < height;
+    }
     for (int j = 0; j < width; ++j) {
       const int x = downward ? j : width - 1 - j;
+      if (init != nullptr) {
+        // The other sweep's sums come from memory: ask for them a few pixels ahead (past the
+        // row's end, the next row's, which this sweep does next).
+        const size_t ahead = static_cast<size_t>(std::clamp(y * width + x + 4 * step_x, 0, volume_pixels - 1));
+        for (size_t e = 0; e < stride; e += 32) hwy::Prefetch(other.pixel(0, 0) + ahead * stride + e);
+      }
       for (size_t r = 0; r < directions.size(); ++r) {
         const Direction dir = directions[r];
-        int s = dir.dy == 0 ? 0 : (x - dir.dx * dir.dy * y) % slots_per_direction;
-        if (s < 0) s += slots_per_direction;
-        index[r] = r * slots_per_direction + s;
+        index[r] = r * slots_per_direction + slot_index[r];
+        if (dir.dy != 0) {
+          slot_index[r] += step_x;
+          if (slot_index[r] == slots_per_direction) slot_index[r] = 0;
+          if (slot_index[r] < 0) slot_index[r] = slots_per_direction - 1;
+        }
         const int qx = x - dir.dx, qy = y - dir.dy;
         PathInput<Cost>& in = inputs[r];
         in.cur = spare[r];
-        if (qx < 0 || qx >= width || qy < 0 || qy >= height) {
+        if (!row_has_predecessors[r] || qx < 0 || qx >= width) {
           in.q = nullptr;  // the first pixel of the path: L = C
         } else {
           in.q = slot[index[r]] + pass.shift(x, y, qx, qy);
@@ -245,21 +288,37 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
           in.p2_jump = static_cast<Cost>(slot_min[index[r]] + pass.p2(x, y, qx, qy));
         }
       }
-      step(pass, x, y, inputs, directions.size(), target, add, mins);
+      step(pass, x, y, inputs, directions.size(), init != nullptr ? init + x * stride : nullptr,
+           target + x * stride, mins);
       for (size_t r = 0; r < directions.size(); ++r) {
         std::swap(slot[index[r]], spare[r]);
         slot_min[index[r]] = mins[r];
       }
     }
-    row_done(y);
+    if (second) {
+      sink.finish(y, target);
+    } else if (stored[y].fetch_add(1, std::memory_order_acq_rel) != 0) {
+      const hn::ScalableTag<int16_t> d;
+      const int16_t* mine = own.pixel(0, y);
+      const int16_t* theirs = other.pixel(0, y);
+      int16_t* row = sink.complete_row(y);
+      for (size_t e = 0; e < width * stride; e += hn::Lanes(d)) {
+        hn::StoreU(hn::Add(hn::LoadU(d, mine + e), hn::LoadU(d, theirs + e)), d, row + e);
+      }
+      sink.finish(y, row);
+    }
   }
 }
 
-// S = the sum of the forward sweep and the backward one, the two on two threads when there are
-// two. The forward sweep stores its rows into S; the backward one adds its rows into S where the
-// forward sweep is already past them, and otherwise stores them into `backward`, added at the end.
-template <class Step>
-void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& backward) {
+// The two sweeps, on two threads when there are two: one down the image for the paths that come
+// from above or the left, storing its partial rows into `forward`, one up for the others, into
+// `backward`; each row is completed by the sweep that comes to it second, into that sweep's sink
+// (Sweep). Neither thread ever waits for the other: on a shared, loaded machine a waiting thread
+// loses a time slice.
+template <class Step, class ForwardSink, class BackwardSink>
+void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
+                   PaddedVolume<int16_t>& backward, ForwardSink& forward_sink,
+                   BackwardSink& backward_sink) {
   std::vector<Direction> forward_paths = {{1, 0}, {0, 1}};
   std::vector<Direction> backward_paths = {{-1, 0}, {0, -1}};
   if (pass.settings.paths == 8) {
@@ -267,56 +326,77 @@ void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& backwar
     backward_paths.insert(backward_paths.end(), {{1, -1}, {-1, -1}});
   }
   const int height = pass.costs->height();
-  std::atomic<int> forward_rows_done{0};
-  std::vector<char> apart(height, 0);  // rows the backward sweep stored into `backward`
-  auto forward = [&] {
-    Sweep<Step>(pass, forward_paths, true, *pass.sum, [](int) { return false; },
-          [&](int) { forward_rows_done.fetch_add(1, std::memory_order_release); });
+  std::unique_ptr<std::atomic<int>[]> stored(new std::atomic<int>[height]);
+  for (int y = 0; y < height; ++y) stored[y].store(0, std::memory_order_relaxed);
+  auto forward_sweep = [&] {
+    Sweep<Step>(pass, forward_paths, true, forward, backward, stored.get(), forward_sink);
   };
   auto backward_sweep = [&] {
-    Sweep<Step>(pass, backward_paths, false, backward,
-          [&](int y) {
-            apart[y] = forward_rows_done.load(std::memory_order_acquire) <= y;
-            return !apart[y];
-          },
-          [](int) {});
+    Sweep<Step>(pass, backward_paths, false, backward, forward, stored.get(), backward_sink);
   };
   if (threads > 1) {
-    std::thread helper(forward);
+    std::thread helper(forward_sweep);
     backward_sweep();
     helper.join();
   } else {
-    forward();
+    forward_sweep();
     backward_sweep();
   }
-  const hn::ScalableTag<int16_t> d;
-  const int n = static_cast<int>(hn::Lanes(d));
-  const size_t row_entries = static_cast<size_t>(pass.costs->width()) * pass.costs->stride();
-  parallel_for(0, height, [&](int y) {
-    if (!apart[y]) return;
-    int16_t* total = pass.sum->pixel(0, y);
-    const int16_t* other = backward.pixel(0, y);
-    for (size_t i = 0; i < row_entries; i += n) {
-      hn::StoreU(hn::Add(hn::LoadU(d, total + i), hn::LoadU(d, other + i)), d, total + i);
-    }
-  });
 }
 
-// AggregateWith the byte path costs where pass.byte_path_costs allows them, on whole vectors of
-// bytes over the stride (a multiple of kVolumeLaneAlign, which a 512-bit vector may not divide).
-void AggregateAll(const Pass& pass, int threads, PaddedVolume<int16_t>& backward) {
+// AggregateWith on the byte path costs where pass.byte_path_costs allows them, on whole vectors
+// of bytes over the stride (a multiple of kVolumeLaneAlign, which a 512-bit vector may not
+// divide); `Sinks` makes the two sinks.
+template <class Sinks>
+void AggregateAll(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
+                  PaddedVolume<int16_t>& backward, Sinks sinks) {
+  auto forward_sink = sinks(0);
+  auto backward_sink = sinks(1);
+  const auto run = [&](auto step) {
+    AggregateWith<decltype(step)>(pass, threads, forward, backward, forward_sink, backward_sink);
+  };
 #if HWY_TARGET == HWY_SCALAR
-  AggregateWith<WordStep>(pass, threads, backward);
+  run(WordStep());
 #else
   const hn::ScalableTag<uint8_t> full;
   if (!pass.byte_path_costs) {
-    AggregateWith<WordStep>(pass, threads, backward);
+    run(WordStep());
   } else if (pass.costs->stride() % hn::Lanes(full) == 0) {
-    AggregateWith<ByteStep<decltype(full)>>(pass, threads, backward);
+    run(ByteStep<decltype(full)>());
   } else {
-    AggregateWith<ByteStep<hn::CappedTag<uint8_t, kVolumeLaneAlign>>>(pass, threads, backward);
+    run(ByteStep<hn::CappedTag<uint8_t, kVolumeLaneAlign>>());
   }
 #endif
+}
+
+// The whole sum volume: every completed row goes to `sum` (the forward sweep's own volume, so a
+// row the backward sweep completes is summed in place).
+void AggregateSum(const Pass& pass, int threads, PaddedVolume<int16_t>& sum,
+                  PaddedVolume<int16_t>& scratch) {
+  AggregateAll(pass, threads, sum, scratch, [&](int) {
+    auto complete_row = [&](int y) { return sum.pixel(0, y); };
+    auto finish = [](int, const int16_t*) {};
+    return RowSink<decltype(complete_row), decltype(finish)>{complete_row, finish};
+  });
+}
+
+// Aggregation and selection in one: each sweep completes rows into a row of its own (in cache)
+// and selects them there.
+void AggregateSelect(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
+                     PaddedVolume<int16_t>& backward, const row_selection::RowSelection& selection,
+                     ImageI16& out, ImageI16* right_view) {
+  const size_t row_entries = static_cast<size_t>(pass.costs->width()) * pass.costs->stride();
+  hwy::AlignedFreeUniquePtr<int16_t[]> rows[2] = {hwy::AllocateAligned<int16_t>(row_entries),
+                                                  hwy::AllocateAligned<int16_t>(row_entries)};
+  row_selection::ReversedRow work[2];
+  AggregateAll(pass, threads, forward, backward, [&](int side) {
+    auto complete_row = [&, side](int) { return rows[side].get(); };
+    auto finish = [&, side](int y, const int16_t* row) {
+      row_selection_hwy::SelectRow(row, pass.bases->row(y), selection, out.row(y),
+                                   right_view != nullptr ? right_view->row(y) : nullptr, work[side]);
+    };
+    return RowSink<decltype(complete_row), decltype(finish)>{complete_row, finish};
+  });
 }
 
 }  // namespace HWY_NAMESPACE
@@ -325,23 +405,20 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace sv {
-HWY_EXPORT(AggregateAll);
+HWY_EXPORT(AggregateSum);
+HWY_EXPORT(AggregateSelect);
 
 bool sgm_byte_path_costs(const SearchRange& range, const SgmSettings& settings, int max_cost) {
   return range.is_uniform() && max_cost >= 0 && max_cost + settings.p2 <= 255;
 }
 
-PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
-                                         const SearchRange& range, const ImageU8& left,
-                                         const SgmSettings& settings, int max_cost) {
-  PaddedVolume<int16_t> sum, scratch;
-  fast_sgm_aggregate(costs, range, left, settings, sum, scratch, max_cost);
-  return sum;
-}
+namespace {
 
-void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
-                        const ImageU8& left, const SgmSettings& settings,
-                        PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch, int max_cost) {
+// The checks sgm_aggregate makes, then what the sweeps need; `bases` receives the range's base
+// plane and must outlive the pass.
+sgm_detail::Pass prepare_pass(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
+                              const ImageU8& left, const SgmSettings& settings, int max_cost,
+                              ImageI16& bases) {
   if (settings.paths != 4 && settings.paths != 8) {
     throw InputError("SGM paths must be 4 or 8, got " + std::to_string(settings.paths) + ".");
   }
@@ -361,18 +438,63 @@ void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& r
       throw InputError("SGM: the guidance image for the adaptive P2 differs in size from the costs.");
     }
   }
-  sum.reshape(costs.width(), costs.height(), range);
-  if (costs.width() == 0 || costs.height() == 0 || costs.count() == 0) return;
-  const ImageI16 bases = base_plane(range, costs.width(), costs.height());
+  bases = base_plane(range, costs.width(), costs.height());
   sgm_detail::Pass pass{&costs, &bases, &left, settings, 0, 0,
-                        sgm_byte_path_costs(range, settings, max_cost), &sum};
+                        sgm_byte_path_costs(range, settings, max_cost), range.is_uniform()};
   // Shifted reads reach count + 3 entries beyond either end of the candidates (file comment);
   // a uniform range never shifts, so one entry each side is read.
   const int reach = range.is_uniform() ? 1 : costs.count() + 3;
   pass.pad = (reach + kVolumeLaneAlign - 1) / kVolumeLaneAlign * kVolumeLaneAlign;
   pass.slot_size = 2 * pass.pad + costs.stride();
+  return pass;
+}
+
+bool empty(const PaddedVolume<uint8_t>& costs) {
+  return costs.width() == 0 || costs.height() == 0 || costs.count() == 0;
+}
+
+}  // namespace
+
+PaddedVolume<int16_t> fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs,
+                                         const SearchRange& range, const ImageU8& left,
+                                         const SgmSettings& settings, int max_cost) {
+  PaddedVolume<int16_t> sum, scratch;
+  fast_sgm_aggregate(costs, range, left, settings, sum, scratch, max_cost);
+  return sum;
+}
+
+void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
+                        const ImageU8& left, const SgmSettings& settings,
+                        PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch, int max_cost) {
+  ImageI16 bases;
+  const sgm_detail::Pass pass = prepare_pass(costs, range, left, settings, max_cost, bases);
+  sum.reshape(costs.width(), costs.height(), range);
+  if (empty(costs)) return;
   scratch.reshape(costs.width(), costs.height(), range);
-  HWY_DYNAMIC_DISPATCH(AggregateAll)(pass, worker_count(), scratch);
+  HWY_DYNAMIC_DISPATCH(AggregateSum)(pass, worker_count(), sum, scratch);
+}
+
+ImageI16 fast_sgm_select(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
+                         const ImageU8& left, const SgmSettings& settings, const WtaSettings& wta,
+                         ImageI16* right_view, PaddedVolume<int16_t>& forward,
+                         PaddedVolume<int16_t>& backward, int max_cost) {
+  ImageI16 bases;
+  const sgm_detail::Pass pass = prepare_pass(costs, range, left, settings, max_cost, bases);
+  if (wta.uniqueness < 0 || wta.uniqueness > 99) {
+    throw InputError("Uniqueness must lie in 0..99 percent, got " + std::to_string(wta.uniqueness) + ".");
+  }
+  ImageI16 out(costs.width(), costs.height(), kInvalidFixedDisparity);
+  if (right_view != nullptr) *right_view = ImageI16(costs.width(), costs.height(), kInvalidFixedDisparity);
+  if (empty(costs)) return out;
+  forward.reshape(costs.width(), costs.height(), range);
+  backward.reshape(costs.width(), costs.height(), range);
+  const auto [lowest, highest] = std::minmax_element(bases.data(), bases.data() + bases.size());
+  const row_selection::RowSelection selection{
+      costs.width(), costs.count(), costs.stride(),
+      row_selection::reversed_row_pad(*lowest, *highest, costs.stride()), wta};
+  HWY_DYNAMIC_DISPATCH(AggregateSelect)(pass, worker_count(), forward, backward, selection, out,
+                                        right_view);
+  return out;
 }
 
 }  // namespace sv

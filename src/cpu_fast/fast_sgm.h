@@ -4,6 +4,7 @@
 
 #include "src/core/image.h"
 #include "src/core/sgm_aggregation.h"
+#include "src/core/winner_takes_all.h"
 #include "src/cpu_fast/padded_volume.h"
 
 namespace sv {
@@ -26,6 +27,16 @@ void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& r
                         const ImageU8& left, const SgmSettings& settings,
                         PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch,
                         int max_cost = 255);
+
+// fast_winner_takes_all (fast_wta.h) of fast_sgm_aggregate's sums, bit for bit, in one go: each
+// row is selected as soon as its sum is complete (by the second sweep to reach it) while it is
+// still in cache, so the sum volume is never written whole and read back. `forward` and
+// `backward` hold the sweeps' partial sums (reshaped, memory reused). `right_view` as there.
+// Throws InputError as the two do.
+ImageI16 fast_sgm_select(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
+                         const ImageU8& left, const SgmSettings& settings, const WtaSettings& wta,
+                         ImageI16* right_view, PaddedVolume<int16_t>& forward,
+                         PaddedVolume<int16_t>& backward, int max_cost = 255);
 
 // Whether every path cost fits a byte, so fast_sgm_aggregate runs them in 8-bit lanes: a uniform
 // range and max_cost + P2 <= 255 (fast_sgm.cpp's comment says why this suffices).

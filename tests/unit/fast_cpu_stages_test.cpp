@@ -19,6 +19,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/median_filter.h"
+#include "src/core/parallel_for.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/winner_takes_all.h"
 #include "src/cpu_fast/fast_block_matching.h"
@@ -298,8 +299,25 @@ void check_sgm(const SgmCase& c) {
     wta.subpixel = uniqueness != 60;
     ImageI16 right_view;
     const ImageI16 disparity = fast_winner_takes_all(fast, range, wta, &right_view);
-    EXPECT_TRUE(disparity == winner_takes_all(reference, wta)) << what << " WTA u " << uniqueness;
-    EXPECT_TRUE(right_view == right_view_disparity(reference)) << what << " right view";
+    const ImageI16 expected = winner_takes_all(reference, wta);
+    const ImageI16 expected_right = right_view_disparity(reference);
+    EXPECT_TRUE(disparity == expected) << what << " WTA u " << uniqueness;
+    EXPECT_TRUE(right_view == expected_right) << what << " right view";
+    // Aggregation and selection fused, on one thread (the backward sweep selects every row) and
+    // on two or three (the sweeps meet, each selects the rows it reaches second).
+    for (const int threads : {1, 2, 3}) {
+      set_worker_count(threads);
+      PaddedVolume<int16_t> forward, backward;
+      ImageI16 fused_right;
+      const ImageI16 fused = fast_sgm_select(costs.fast, range, pair.left, settings, wta,
+                                             &fused_right, forward, backward, c.max_cost());
+      EXPECT_TRUE(fused == expected) << what << " fused, u " << uniqueness << ", threads " << threads;
+      EXPECT_TRUE(fused_right == expected_right) << what << " fused right view, threads " << threads;
+      EXPECT_TRUE(fast_sgm_select(costs.fast, range, pair.left, settings, wta, nullptr, forward,
+                                  backward, c.max_cost()) == expected)
+          << what << " fused without the right view, reused volumes, threads " << threads;
+    }
+    set_worker_count(0);
   }
 }
 
