@@ -104,15 +104,27 @@ struct PathInput {
   T* cur;         // where L goes
 };
 
+// A vector of sums stored to memory that this thread will not read again soon (`stream`: written
+// past the caches, sparing the read of every line first; `to` aligned) or to cache.
+template <class D, class V>
+void Put(V v, D d, int16_t* to, bool stream) {
+  if (stream) {
+    hn::Stream(v, d, to);
+  } else {
+    hn::StoreU(v, d, to);
+  }
+}
+
 // Every direction of a sweep at pixel (x, y) at once, 16-bit path costs: the pixel's costs are
 // loaded once, the sum of their L (plus `init`'s sums where it is non-null) is stored into
-// `sum`, and each direction's min over its L goes to `mins`. `init` may be `sum`.
+// `sum` (streamed with `stream`, see Put), and each direction's min over its L goes to `mins`.
+// `init` may be `sum`.
 struct WordStep {
   using Cost = int16_t;
   static constexpr Cost kNone = kUnavailable;
 
   void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  const int16_t* init, int16_t* sum, int* mins) const {
+                  const int16_t* init, int16_t* sum, bool stream, int* mins) const {
     const hn::ScalableTag<int16_t> d;
     const hn::Rebind<uint8_t, decltype(d)> d8;
     const int n = static_cast<int>(hn::Lanes(d));
@@ -139,7 +151,7 @@ struct WordStep {
         lowest[r] = hn::Min(lowest[r], l);
         total = hn::Add(total, l);
       }
-      hn::StoreU(total, d, sum + k);
+      Put(total, d, sum + k, stream);
     }
     for (size_t r = 0; r < count_inputs; ++r) mins[r] = hn::GetLane(hn::MinOfLanes(d, lowest[r]));
   }
@@ -154,7 +166,7 @@ struct ByteStep {
   static constexpr Cost kNone = 255;
 
   void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  const int16_t* init, int16_t* sum, int* mins) const {
+                  const int16_t* init, int16_t* sum, bool stream, int* mins) const {
     const D8 d8;
     const hn::Half<D8> dh;
     const hn::Rebind<int16_t, decltype(dh)> d16;
@@ -187,8 +199,8 @@ struct ByteStep {
         low = hn::Add(low, hn::PromoteTo(d16, hn::LowerHalf(dh, l)));
         high = hn::Add(high, hn::PromoteTo(d16, hn::UpperHalf(dh, l)));
       }
-      hn::StoreU(low, d16, sum + k);
-      hn::StoreU(high, d16, sum + k + half);
+      Put(low, d16, sum + k, stream);
+      Put(high, d16, sum + k + half, stream);
     }
     for (size_t r = 0; r < count_inputs; ++r) {
       const auto wide = hn::Min(hn::PromoteTo(du16, hn::LowerHalf(dh, lowest[r])),
@@ -263,11 +275,14 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
     }
     for (int j = 0; j < width; ++j) {
       const int x = downward ? j : width - 1 - j;
-      if (init != nullptr) {
-        // The other sweep's sums come from memory: ask for them a few pixels ahead (past the
-        // row's end, the next row's, which this sweep does next).
+      {
+        // The costs and the other sweep's sums come from memory: ask for them a few pixels ahead
+        // (past the row's end, the next row's, which this sweep does next).
         const size_t ahead = static_cast<size_t>(std::clamp(y * width + x + 4 * step_x, 0, volume_pixels - 1));
-        for (size_t e = 0; e < stride; e += 32) hwy::Prefetch(other.pixel(0, 0) + ahead * stride + e);
+        for (size_t e = 0; e < stride; e += 64) hwy::Prefetch(pass.costs->pixel(0, 0) + ahead * stride + e);
+        if (init != nullptr) {
+          for (size_t e = 0; e < stride; e += 32) hwy::Prefetch(other.pixel(0, 0) + ahead * stride + e);
+        }
       }
       for (size_t r = 0; r < directions.size(); ++r) {
         const Direction dir = directions[r];
@@ -289,7 +304,7 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
         }
       }
       step(pass, x, y, inputs, directions.size(), init != nullptr ? init + x * stride : nullptr,
-           target + x * stride, mins);
+           target + x * stride, !second, mins);
       for (size_t r = 0; r < directions.size(); ++r) {
         std::swap(slot[index[r]], spare[r]);
         slot_min[index[r]] = mins[r];
@@ -297,7 +312,10 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
     }
     if (second) {
       sink.finish(y, target);
-    } else if (stored[y].fetch_add(1, std::memory_order_acq_rel) != 0) {
+      continue;
+    }
+    hwy::FlushStream();  // the streamed row is in memory before the other sweep is told
+    if (stored[y].fetch_add(1, std::memory_order_acq_rel) != 0) {
       const hn::ScalableTag<int16_t> d;
       const int16_t* mine = own.pixel(0, y);
       const int16_t* theirs = other.pixel(0, y);

@@ -144,6 +144,7 @@ PackedCensus census_of(const Image<Pixel>& image, CensusWindow window, IsMissing
   out.width = plane.width;
   out.height = plane.height;
   out.words = packed_census_words(window);
+  out.code_bits = window_width * window_height - 1;
   const size_t plane_size = static_cast<size_t>(out.words) * out.width * out.height;
   out.bits.assign(plane_size, 0u);
   out.valid.assign(plane_size, 0u);

@@ -17,6 +17,7 @@ struct PackedCensus {
   int width = 0;
   int height = 0;
   int words = 0;                // 32-bit words per code: 1 (5x5) .. 4 (11x11)
+  int code_bits = 0;            // bits per code: the window's W*H - 1
   std::vector<uint32_t> bits;   // [word][y][x]
   std::vector<uint32_t> valid;  // [word][y][x]
 

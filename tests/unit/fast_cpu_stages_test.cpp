@@ -214,6 +214,36 @@ TEST(FastCensusCost, EqualsTheReferenceForUniformAndPerPixelRanges) {
   });
 }
 
+// A few missing pixels in both views: wholly valid codes (the kernel's shortcut without
+// the division) next to partly valid ones in the same vector of candidates, every window.
+TEST(FastCensusCost, EqualsTheReferenceWhereSomeCodesArePartlyValid) {
+  test::for_each_simd_target([](const std::string& target) {
+    const Size size{150, 23};
+    ImageU8 left = test::random_texture(size.width, size.height, 41);
+    ImageU8 right = test::random_texture(size.width, size.height, 43);
+    for (int y = 0; y < size.height; ++y) {
+      for (int x = 0; x < size.width; ++x) {
+        left.at(x, y) = std::max<uint8_t>(left.at(x, y), 1);
+        right.at(x, y) = std::max<uint8_t>(right.at(x, y), 1);
+      }
+    }
+    left.at(40, 10) = 0;
+    left.at(120, 3) = 0;
+    right.at(70, 12) = 0;
+    right.at(20, 20) = 0;
+    for (const CensusWindow window : kWindows) {
+      for (const SearchRange& range : {SearchRange(0, 64), SearchRange(-7, 100)}) {
+        const PaddedVolume<uint8_t> fast = fast_census_cost_volume(
+            packed_census(left, window, 0), packed_census(right, window, 0), range);
+        const CostVolume<uint8_t> reference = census_cost_volume(
+            census_transform(left, window, 0), census_transform(right, window, 0), range);
+        EXPECT_EQ(volume_mismatch(fast, reference), -1)
+            << target << " " << census_window_name(window) << " count " << range.count();
+      }
+    }
+  });
+}
+
 TEST(FastCensusCost, RejectsCodesOfDifferentSizes) {
   const PackedCensus a = packed_census(ImageU8(8, 8, 1), CensusWindow::W5x5);
   const PackedCensus b = packed_census(ImageU8(9, 8, 1), CensusWindow::W5x5);
