@@ -232,7 +232,7 @@ struct RowSink {
 template <class Step, class Sink>
 void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool downward,
            PaddedVolume<int16_t>& own, const PaddedVolume<int16_t>& other,
-           std::atomic<int>* stored, Sink& sink) {
+           std::atomic<int>* stored, Sink& sink, std::vector<int16_t>& path_cost_storage) {
   using Cost = typename Step::Cost;
   const Step step;
   const int width = pass.costs->width();
@@ -242,13 +242,16 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
   const size_t slot_count = directions.size() * slots_per_direction;
   // Every slot's buffer and one spare per direction; a pixel writes its L into the spare and
   // then swaps it with the slot it read, so nothing is copied. A slot: `pad` unavailable
-  // entries, the stride, `pad` more.
-  std::vector<Cost> buffers((slot_count + directions.size()) * pass.slot_size, Step::kNone);
+  // entries, the stride, `pad` more. In `path_cost_storage` (16-bit words: bytes may view them).
+  const size_t entries = (slot_count + directions.size()) * pass.slot_size;
+  path_cost_storage.resize((entries * sizeof(Cost) + 1) / 2);
+  Cost* buffers = reinterpret_cast<Cost*>(path_cost_storage.data());
+  std::fill(buffers, buffers + entries, Step::kNone);
   std::vector<Cost*> slot(slot_count);
-  for (size_t i = 0; i < slot_count; ++i) slot[i] = buffers.data() + i * pass.slot_size + pass.pad;
+  for (size_t i = 0; i < slot_count; ++i) slot[i] = buffers + i * pass.slot_size + pass.pad;
   Cost* spare[4];
   for (size_t r = 0; r < directions.size(); ++r) {
-    spare[r] = buffers.data() + (slot_count + r) * pass.slot_size + pass.pad;
+    spare[r] = buffers + (slot_count + r) * pass.slot_size + pass.pad;
   }
   std::vector<int> slot_min(slot_count, 0);
   PathInput<Cost> inputs[4];
@@ -336,7 +339,7 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
 template <class Step, class ForwardSink, class BackwardSink>
 void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
                    PaddedVolume<int16_t>& backward, ForwardSink& forward_sink,
-                   BackwardSink& backward_sink) {
+                   BackwardSink& backward_sink, std::vector<int16_t>* const* path_cost_storage) {
   std::vector<Direction> forward_paths = {{1, 0}, {0, 1}};
   std::vector<Direction> backward_paths = {{-1, 0}, {0, -1}};
   if (pass.settings.paths == 8) {
@@ -347,10 +350,12 @@ void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward
   std::unique_ptr<std::atomic<int>[]> stored(new std::atomic<int>[height]);
   for (int y = 0; y < height; ++y) stored[y].store(0, std::memory_order_relaxed);
   auto forward_sweep = [&] {
-    Sweep<Step>(pass, forward_paths, true, forward, backward, stored.get(), forward_sink);
+    Sweep<Step>(pass, forward_paths, true, forward, backward, stored.get(), forward_sink,
+                *path_cost_storage[0]);
   };
   auto backward_sweep = [&] {
-    Sweep<Step>(pass, backward_paths, false, backward, forward, stored.get(), backward_sink);
+    Sweep<Step>(pass, backward_paths, false, backward, forward, stored.get(), backward_sink,
+                *path_cost_storage[1]);
   };
   if (threads > 1) {
     std::thread helper(forward_sweep);
@@ -367,11 +372,13 @@ void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward
 // divide); `Sinks` makes the two sinks.
 template <class Sinks>
 void AggregateAll(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
-                  PaddedVolume<int16_t>& backward, Sinks sinks) {
+                  PaddedVolume<int16_t>& backward, Sinks sinks,
+                  std::vector<int16_t>* const* path_cost_storage) {
   auto forward_sink = sinks(0);
   auto backward_sink = sinks(1);
   const auto run = [&](auto step) {
-    AggregateWith<decltype(step)>(pass, threads, forward, backward, forward_sink, backward_sink);
+    AggregateWith<decltype(step)>(pass, threads, forward, backward, forward_sink, backward_sink,
+                                  path_cost_storage);
   };
 #if HWY_TARGET == HWY_SCALAR
   run(WordStep());
@@ -391,30 +398,32 @@ void AggregateAll(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
 // row the backward sweep completes is summed in place).
 void AggregateSum(const Pass& pass, int threads, PaddedVolume<int16_t>& sum,
                   PaddedVolume<int16_t>& scratch) {
+  std::vector<int16_t> storage[2];
+  std::vector<int16_t>* const path_cost_storage[2] = {&storage[0], &storage[1]};
   AggregateAll(pass, threads, sum, scratch, [&](int) {
     auto complete_row = [&](int y) { return sum.pixel(0, y); };
     auto finish = [](int, const int16_t*) {};
     return RowSink<decltype(complete_row), decltype(finish)>{complete_row, finish};
-  });
+  }, path_cost_storage);
 }
 
 // Aggregation and selection in one: each sweep completes rows into a row of its own (in cache)
 // and selects them there.
-void AggregateSelect(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
-                     PaddedVolume<int16_t>& backward, const row_selection::RowSelection& selection,
-                     ImageI16& out, ImageI16* right_view) {
+void AggregateSelect(const Pass& pass, int threads, SgmWorkspace& work,
+                     const row_selection::RowSelection& selection, ImageI16& out, ImageI16* right_view) {
   const size_t row_entries = static_cast<size_t>(pass.costs->width()) * pass.costs->stride();
-  hwy::AlignedFreeUniquePtr<int16_t[]> rows[2] = {hwy::AllocateAligned<int16_t>(row_entries),
-                                                  hwy::AllocateAligned<int16_t>(row_entries)};
-  row_selection::ReversedRow work[2];
-  AggregateAll(pass, threads, forward, backward, [&](int side) {
-    auto complete_row = [&, side](int) { return rows[side].get(); };
-    auto finish = [&, side](int y, const int16_t* row) {
+  for (SgmWorkspace::Sweep& sweep : work.sweeps) sweep.row.resize(row_entries);
+  std::vector<int16_t>* const path_cost_storage[2] = {&work.sweeps[0].path_costs,
+                                                      &work.sweeps[1].path_costs};
+  AggregateAll(pass, threads, work.forward, work.backward, [&](int side) {
+    SgmWorkspace::Sweep& sweep = work.sweeps[side];
+    auto complete_row = [&sweep](int) { return sweep.row.data(); };
+    auto finish = [&](int y, const int16_t* row) {
       row_selection_hwy::SelectRow(row, pass.bases->row(y), selection, out.row(y),
-                                   right_view != nullptr ? right_view->row(y) : nullptr, work[side]);
+                                   right_view != nullptr ? right_view->row(y) : nullptr, sweep.reversed);
     };
     return RowSink<decltype(complete_row), decltype(finish)>{complete_row, finish};
-  });
+  }, path_cost_storage);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -494,8 +503,7 @@ void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& r
 
 ImageI16 fast_sgm_select(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
                          const ImageU8& left, const SgmSettings& settings, const WtaSettings& wta,
-                         ImageI16* right_view, PaddedVolume<int16_t>& forward,
-                         PaddedVolume<int16_t>& backward, int max_cost) {
+                         ImageI16* right_view, SgmWorkspace& work, int max_cost) {
   ImageI16 bases;
   const sgm_detail::Pass pass = prepare_pass(costs, range, left, settings, max_cost, bases);
   if (wta.uniqueness < 0 || wta.uniqueness > 99) {
@@ -504,14 +512,13 @@ ImageI16 fast_sgm_select(const PaddedVolume<uint8_t>& costs, const SearchRange& 
   ImageI16 out(costs.width(), costs.height(), kInvalidFixedDisparity);
   if (right_view != nullptr) *right_view = ImageI16(costs.width(), costs.height(), kInvalidFixedDisparity);
   if (empty(costs)) return out;
-  forward.reshape(costs.width(), costs.height(), range);
-  backward.reshape(costs.width(), costs.height(), range);
+  work.forward.reshape(costs.width(), costs.height(), range);
+  work.backward.reshape(costs.width(), costs.height(), range);
   const auto [lowest, highest] = std::minmax_element(bases.data(), bases.data() + bases.size());
   const row_selection::RowSelection selection{
       costs.width(), costs.count(), costs.stride(),
       row_selection::reversed_row_pad(*lowest, *highest, costs.stride()), wta};
-  HWY_DYNAMIC_DISPATCH(AggregateSelect)(pass, worker_count(), forward, backward, selection, out,
-                                        right_view);
+  HWY_DYNAMIC_DISPATCH(AggregateSelect)(pass, worker_count(), work, selection, out, right_view);
   return out;
 }
 

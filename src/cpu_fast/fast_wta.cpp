@@ -21,7 +21,7 @@ namespace HWY_NAMESPACE {
 void WtaRows(const PaddedVolume<int16_t>& costs, const ImageI16& bases,
              const row_selection::RowSelection& selection, ImageI16& out, ImageI16* right_view) {
   parallel_for(0, costs.height(), [&](int y) {
-    row_selection::ReversedRow work;
+    ReversedRow work;
     row_selection_hwy::SelectRow(costs.pixel(0, y), bases.row(y), selection, out.row(y),
                                  right_view != nullptr ? right_view->row(y) : nullptr, work);
   });

@@ -118,10 +118,11 @@ void check_integer_missing_value(int missing_value, int max_value) {
 }
 
 template <typename Pixel, typename IsMissing>
-PackedCensus census_of(const Image<Pixel>& image, CensusWindow window, IsMissing is_missing) {
+void census_of(const Image<Pixel>& image, CensusWindow window, IsMissing is_missing, PackedCensus& out) {
   const int window_width = census_window_width(window);
   const int window_height = census_window_height(window);
-  CensusPlane plane;
+  // Kept per thread: a frame's census then allocates no fresh pages (which the kernel zeroes).
+  static thread_local CensusPlane plane;
   plane.width = image.width();
   plane.height = image.height();
   plane.rx = window_width / 2;
@@ -140,18 +141,16 @@ PackedCensus census_of(const Image<Pixel>& image, CensusWindow window, IsMissing
       present[x] = ~0u;
     }
   }
-  PackedCensus out;
   out.width = plane.width;
   out.height = plane.height;
   out.words = packed_census_words(window);
   out.code_bits = window_width * window_height - 1;
   const size_t plane_size = static_cast<size_t>(out.words) * out.width * out.height;
-  out.bits.assign(plane_size, 0u);
-  out.valid.assign(plane_size, 0u);
+  out.bits.resize(plane_size);  // every entry is written below
+  out.valid.resize(plane_size);
   if (out.width > 0 && out.height > 0) {
     HWY_DYNAMIC_DISPATCH(CensusRows)(plane, window_width, window_height, out);
   }
-  return out;
 }
 
 template <typename Pixel>
@@ -161,20 +160,38 @@ auto equals_integer(int missing_value) {
 
 }  // namespace
 
-PackedCensus packed_census(const ImageU8& image, CensusWindow window, int missing_value) {
+void packed_census(const ImageU8& image, CensusWindow window, int missing_value, PackedCensus& out) {
   check_integer_missing_value(missing_value, 255);
-  return census_of(image, window, equals_integer<uint8_t>(missing_value));
+  census_of(image, window, equals_integer<uint8_t>(missing_value), out);
+}
+
+void packed_census(const ImageU16& image, CensusWindow window, int missing_value, PackedCensus& out) {
+  check_integer_missing_value(missing_value, 65535);
+  census_of(image, window, equals_integer<uint16_t>(missing_value), out);
+}
+
+void packed_census(const ImageF32& image, CensusWindow window, float missing_value, PackedCensus& out) {
+  census_of(image, window, [missing_value](float value) {
+    return std::isnan(value) || value == missing_value;
+  }, out);
+}
+
+PackedCensus packed_census(const ImageU8& image, CensusWindow window, int missing_value) {
+  PackedCensus out;
+  packed_census(image, window, missing_value, out);
+  return out;
 }
 
 PackedCensus packed_census(const ImageU16& image, CensusWindow window, int missing_value) {
-  check_integer_missing_value(missing_value, 65535);
-  return census_of(image, window, equals_integer<uint16_t>(missing_value));
+  PackedCensus out;
+  packed_census(image, window, missing_value, out);
+  return out;
 }
 
 PackedCensus packed_census(const ImageF32& image, CensusWindow window, float missing_value) {
-  return census_of(image, window, [missing_value](float value) {
-    return std::isnan(value) || value == missing_value;
-  });
+  PackedCensus out;
+  packed_census(image, window, missing_value, out);
+  return out;
 }
 
 }  // namespace sv

@@ -38,5 +38,10 @@ PackedCensus packed_census(const ImageU8& image, CensusWindow window, int missin
 PackedCensus packed_census(const ImageU16& image, CensusWindow window, int missing_value = -1);
 PackedCensus packed_census(const ImageF32& image, CensusWindow window,
                            float missing_value = std::numeric_limits<float>::quiet_NaN());
+// The same into `out`, whose memory is reused when large enough (a frame's census then touches
+// no fresh pages).
+void packed_census(const ImageU8& image, CensusWindow window, int missing_value, PackedCensus& out);
+void packed_census(const ImageU16& image, CensusWindow window, int missing_value, PackedCensus& out);
+void packed_census(const ImageF32& image, CensusWindow window, float missing_value, PackedCensus& out);
 
 }  // namespace sv

@@ -18,6 +18,7 @@
 
 #include "src/core/disparity.h"
 #include "src/core/winner_takes_all.h"
+#include "src/cpu_fast/reversed_row.h"
 
 namespace sv {
 namespace row_selection {
@@ -47,12 +48,6 @@ struct RowSelection {
   int stride = 0;  // entries per pixel in the sums
   int pad = 0;     // reversed_row_pad
   WtaSettings settings;
-};
-
-// Backward matching's work space for one row: best offer and its disparity per right pixel.
-struct ReversedRow {
-  std::vector<int16_t> best_cost;
-  std::vector<int16_t> best_d;
 };
 
 }  // namespace row_selection
@@ -132,7 +127,7 @@ inline int16_t PixelDisparity(const int16_t* c, int count, int base, const WtaSe
 // Row `sums` (pixel x's sums at x * stride) into `out` (the left view's disparities) and, when
 // `right_out` is non-null, the right view's (backward matching) with `work` as space.
 inline void SelectRow(const int16_t* sums, const int16_t* bases, const row_selection::RowSelection& row,
-                      int16_t* out, int16_t* right_out, row_selection::ReversedRow& work) {
+                      int16_t* out, int16_t* right_out, ReversedRow& work) {
   const int width = row.width, count = row.count, stride = row.stride;
   for (int x = 0; x < width; ++x) {
     out[x] = PixelDisparity(sums + static_cast<size_t>(x) * stride, count, bases[x], row.settings);

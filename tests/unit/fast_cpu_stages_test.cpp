@@ -334,20 +334,20 @@ void check_sgm(const SgmCase& c) {
     EXPECT_TRUE(disparity == expected) << what << " WTA u " << uniqueness;
     EXPECT_TRUE(right_view == expected_right) << what << " right view";
     // Aggregation and selection fused, on one thread (the backward sweep selects every row) and
-    // on two or three (the sweeps meet, each selects the rows it reaches second).
-    for (const int threads : {1, 2, 3}) {
+    // on two (the sweeps meet, each selects the rows it reaches second); one workspace reused.
+    SgmWorkspace work;
+    for (const int threads : {1, 2}) {
       set_worker_count(threads);
-      PaddedVolume<int16_t> forward, backward;
       ImageI16 fused_right;
       const ImageI16 fused = fast_sgm_select(costs.fast, range, pair.left, settings, wta,
-                                             &fused_right, forward, backward, c.max_cost());
+                                             &fused_right, work, c.max_cost());
       EXPECT_TRUE(fused == expected) << what << " fused, u " << uniqueness << ", threads " << threads;
       EXPECT_TRUE(fused_right == expected_right) << what << " fused right view, threads " << threads;
-      EXPECT_TRUE(fast_sgm_select(costs.fast, range, pair.left, settings, wta, nullptr, forward,
-                                  backward, c.max_cost()) == expected)
-          << what << " fused without the right view, reused volumes, threads " << threads;
     }
     set_worker_count(0);
+    EXPECT_TRUE(fast_sgm_select(costs.fast, range, pair.left, settings, wta, nullptr, work,
+                                c.max_cost()) == expected)
+        << what << " fused without the right view";
   }
 }
 
@@ -426,6 +426,11 @@ TEST(FastSgm, RejectsWhatTheReferenceRejects) {
   WtaSettings wta;
   wta.uniqueness = 100;
   EXPECT_THROW(fast_winner_takes_all(sums, range, wta, nullptr), InputError);
+  SgmWorkspace work;
+  EXPECT_THROW(fast_sgm_select(costs, range, ImageU8(4, 4), settings, wta, nullptr, work), InputError);
+  wta.uniqueness = 10;
+  settings.paths = 5;
+  EXPECT_THROW(fast_sgm_select(costs, range, ImageU8(4, 4), settings, wta, nullptr, work), InputError);
 }
 
 // -1 when the two volumes hold the same candidates, else the first differing entry (0 for a
