@@ -153,7 +153,7 @@ struct WordStep {
       }
       Put(total, d, sum + k, stream);
     }
-    for (size_t r = 0; r < count_inputs; ++r) mins[r] = hn::GetLane(hn::MinOfLanes(d, lowest[r]));
+    for (size_t r = 0; r < count_inputs; ++r) mins[r] = row_selection_hwy::LowestLane(d, lowest[r]);
   }
 };
 
@@ -170,7 +170,6 @@ struct ByteStep {
     const D8 d8;
     const hn::Half<D8> dh;
     const hn::Rebind<int16_t, decltype(dh)> d16;
-    const hn::Rebind<uint16_t, decltype(dh)> du16;
     const int n = static_cast<int>(hn::Lanes(d8));
     const int half = n / 2;
     const int count = pass.costs->count();
@@ -202,11 +201,7 @@ struct ByteStep {
       Put(low, d16, sum + k, stream);
       Put(high, d16, sum + k + half, stream);
     }
-    for (size_t r = 0; r < count_inputs; ++r) {
-      const auto wide = hn::Min(hn::PromoteTo(du16, hn::LowerHalf(dh, lowest[r])),
-                                hn::PromoteTo(du16, hn::UpperHalf(dh, lowest[r])));
-      mins[r] = hn::GetLane(hn::MinOfLanes(du16, wide));
-    }
+    for (size_t r = 0; r < count_inputs; ++r) mins[r] = row_selection_hwy::LowestLane(d8, lowest[r]);
   }
 };
 #endif

@@ -70,6 +70,32 @@ namespace row_selection_hwy {
 namespace hn = hwy::HWY_NAMESPACE;
 using row_selection::kNoCandidate;
 
+// The least lane of `v` (unsigned bytes or non-negative int16): halves folded down to one
+// 128-bit block, then the block folded onto itself by byte shifts, which bring zeros only into
+// lanes that lane 0 never reads. Cheaper than MinOfLanes, which keeps every lane right.
+template <class D, class V>
+hn::TFromD<D> LowestLane(D d, V v) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)d;
+  return hn::GetLane(v);
+#else
+  constexpr size_t kBytes = sizeof(hn::TFromD<D>);
+  if constexpr (hn::MaxLanes(d) * kBytes > 16) {
+    const hn::Half<D> dh;
+    return LowestLane(dh, hn::Min(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+  } else if constexpr (hn::MaxLanes(d) == 1) {
+    return hn::GetLane(v);
+  } else {
+    static_assert(hn::MaxLanes(d) * kBytes == 16, "whole 128-bit blocks");
+    v = hn::Min(v, hn::ShiftRightBytes<8>(d, v));
+    v = hn::Min(v, hn::ShiftRightBytes<4>(d, v));
+    if constexpr (kBytes < 4) v = hn::Min(v, hn::ShiftRightBytes<2>(d, v));
+    if constexpr (kBytes < 2) v = hn::Min(v, hn::ShiftRightBytes<1>(d, v));
+    return hn::GetLane(v);
+  }
+#endif
+}
+
 // The fixed-point disparity of one pixel from its `count` sums `c`. Whole vectors of
 // candidates are read plainly; only a last, partial one is masked.
 inline int16_t PixelDisparity(const int16_t* c, int count, int base, const WtaSettings& settings) {
@@ -83,7 +109,7 @@ inline int16_t PixelDisparity(const int16_t* c, int count, int base, const WtaSe
     lowest = hn::Min(lowest, hn::IfThenElse(hn::FirstN(d, static_cast<size_t>(count - whole)),
                                             hn::LoadU(d, c + whole), none));
   }
-  const int16_t best = hn::GetLane(hn::MinOfLanes(d, lowest));
+  const int16_t best = LowestLane(d, lowest);
   int kb = 0;
   for (int k = 0; k < count; k += n) {
     const intptr_t lane = hn::FindFirstTrue(d, hn::Eq(hn::LoadU(d, c + k), hn::Set(d, best)));
@@ -109,7 +135,7 @@ inline int16_t PixelDisparity(const int16_t* c, int count, int base, const WtaSe
       const auto candidate = hn::FirstN(d, static_cast<size_t>(count - k));
       others = hn::Min(others, hn::IfThenElse(hn::And(far, candidate), v, none));
     }
-    const int second = hn::GetLane(hn::MinOfLanes(d, others));
+    const int second = LowestLane(d, others);
     if (second != kNoCandidate &&
         static_cast<int64_t>(second) * (100 - settings.uniqueness) < static_cast<int64_t>(best) * 100) {
       return kInvalidFixedDisparity;
