@@ -129,7 +129,7 @@ void CensusCostRows(const PackedCensus& left, const PackedCensus& right, const I
           }
           const auto numerator = hn::Add(hn::ShiftLeft<6>(differ), half_bits);
           const auto cost = hn::ShiftRightSame(hn::Mul(numerator, multiplier), full_cost.shift);
-          hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, cost)), d8, out + k);
+          hn::StoreU(hn::U8FromU32(cost), d8, out + k);  // costs are at most 64
           continue;
         }
         auto common = hn::Zero(du);

@@ -104,27 +104,15 @@ struct PathInput {
   T* cur;         // where L goes
 };
 
-// A vector of sums stored to memory that this thread will not read again soon (`stream`: written
-// past the caches, sparing the read of every line first; `to` aligned) or to cache.
-template <class D, class V>
-void Put(V v, D d, int16_t* to, bool stream) {
-  if (stream) {
-    hn::Stream(v, d, to);
-  } else {
-    hn::StoreU(v, d, to);
-  }
-}
-
 // Every direction of a sweep at pixel (x, y) at once, 16-bit path costs: the pixel's costs are
 // loaded once, the sum of their L (plus `init`'s sums where it is non-null) is stored into
-// `sum` (streamed with `stream`, see Put), and each direction's min over its L goes to `mins`.
-// `init` may be `sum`.
+// `sum`, and each direction's min over its L goes to `mins`. `init` may be `sum`.
 struct WordStep {
   using Cost = int16_t;
   static constexpr Cost kNone = kUnavailable;
 
   void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  const int16_t* init, int16_t* sum, bool stream, int* mins) const {
+                  const int16_t* init, int16_t* sum, int* mins) const {
     const hn::ScalableTag<int16_t> d;
     const hn::Rebind<uint8_t, decltype(d)> d8;
     const int n = static_cast<int>(hn::Lanes(d));
@@ -151,7 +139,7 @@ struct WordStep {
         lowest[r] = hn::Min(lowest[r], l);
         total = hn::Add(total, l);
       }
-      Put(total, d, sum + k, stream);
+      hn::StoreU(total, d, sum + k);
     }
     for (size_t r = 0; r < count_inputs; ++r) mins[r] = row_selection_hwy::LowestLane(d, lowest[r]);
   }
@@ -166,7 +154,7 @@ struct ByteStep {
   static constexpr Cost kNone = 255;
 
   void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  const int16_t* init, int16_t* sum, bool stream, int* mins) const {
+                  const int16_t* init, int16_t* sum, int* mins) const {
     const D8 d8;
     const hn::Half<D8> dh;
     const hn::Rebind<int16_t, decltype(dh)> d16;
@@ -198,8 +186,8 @@ struct ByteStep {
         low = hn::Add(low, hn::PromoteTo(d16, hn::LowerHalf(dh, l)));
         high = hn::Add(high, hn::PromoteTo(d16, hn::UpperHalf(dh, l)));
       }
-      Put(low, d16, sum + k, stream);
-      Put(high, d16, sum + k + half, stream);
+      hn::StoreU(low, d16, sum + k);
+      hn::StoreU(high, d16, sum + k + half);
     }
     for (size_t r = 0; r < count_inputs; ++r) mins[r] = row_selection_hwy::LowestLane(d8, lowest[r]);
   }
@@ -302,7 +290,7 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
         }
       }
       step(pass, x, y, inputs, directions.size(), init != nullptr ? init + x * stride : nullptr,
-           target + x * stride, !second, mins);
+           target + x * stride, mins);
       for (size_t r = 0; r < directions.size(); ++r) {
         std::swap(slot[index[r]], spare[r]);
         slot_min[index[r]] = mins[r];
@@ -312,7 +300,6 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
       sink.finish(y, target);
       continue;
     }
-    hwy::FlushStream();  // the streamed row is in memory before the other sweep is told
     if (stored[y].fetch_add(1, std::memory_order_acq_rel) != 0) {
       const hn::ScalableTag<int16_t> d;
       const int16_t* mine = own.pixel(0, y);
