@@ -104,44 +104,54 @@ struct PathInput {
   T* cur;         // where L goes
 };
 
-// Every direction of a sweep at pixel (x, y) at once, 16-bit path costs: the pixel's costs are
-// loaded once, the sum of their L (plus `init`'s sums where it is non-null) is stored into
-// `sum`, and each direction's min over its L goes to `mins`. `init` may be `sum`.
+// Every direction of a sweep (kPaths of them, a constant so that the per-path values stay in
+// registers) at pixel (x, y) at once, 16-bit path costs: the pixel's costs are loaded once, the
+// sum of their L (plus `init`'s sums where it is non-null) is stored into `sum`, and each
+// direction's min over its L goes to `mins`. `init` may be `sum`. Only a last, partial vector of
+// candidates is masked.
 struct WordStep {
   using Cost = int16_t;
   static constexpr Cost kNone = kUnavailable;
 
-  void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  const int16_t* init, int16_t* sum, int* mins) const {
+  template <size_t kPaths>
+  void Run(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, const int16_t* init,
+           int16_t* sum, int* mins) const {
     const hn::ScalableTag<int16_t> d;
     const hn::Rebind<uint8_t, decltype(d)> d8;
+    using V = decltype(hn::Zero(d));
     const int n = static_cast<int>(hn::Lanes(d));
     const int count = pass.costs->count();
     const uint8_t* c = pass.costs->pixel(x, y);
     const auto p1 = hn::Set(d, static_cast<int16_t>(pass.settings.p1));
     const auto unavailable = hn::Set(d, kNone);
-    decltype(hn::Zero(d)) lowest[4] = {unavailable, unavailable, unavailable, unavailable};
+    V lowest[kPaths], jump[kPaths], prev_min[kPaths];
+    for (size_t r = 0; r < kPaths; ++r) {
+      lowest[r] = unavailable;
+      jump[r] = hn::Set(d, inputs[r].p2_jump);
+      prev_min[r] = hn::Set(d, inputs[r].prev_min);
+    }
     for (int k = 0; k < pass.costs->stride(); k += n) {
+      const bool partial = k + n > count;
       const auto candidates = hn::FirstN(d, static_cast<size_t>(std::max(0, count - k)));
       const auto cost = hn::PromoteTo(d, hn::LoadU(d8, c + k));
       auto total = init != nullptr ? hn::LoadU(d, init + k) : hn::Zero(d);
-      for (size_t r = 0; r < count_inputs; ++r) {
+      for (size_t r = 0; r < kPaths; ++r) {
         const PathInput<Cost>& in = inputs[r];
         auto l = cost;
         if (in.q != nullptr) {
           const int16_t* q = in.q + k;
           const auto step = hn::Add(hn::Min(hn::LoadU(d, q - 1), hn::LoadU(d, q + 1)), p1);
-          const auto best = hn::Min(hn::Set(d, in.p2_jump), hn::Min(hn::LoadU(d, q), step));
-          l = hn::Sub(hn::Add(cost, best), hn::Set(d, in.prev_min));
+          const auto best = hn::Min(jump[r], hn::Min(hn::LoadU(d, q), step));
+          l = hn::Sub(hn::Add(cost, best), prev_min[r]);
         }
-        l = hn::IfThenElse(candidates, l, unavailable);
+        if (partial) l = hn::IfThenElse(candidates, l, unavailable);
         hn::StoreU(l, d, in.cur + k);
         lowest[r] = hn::Min(lowest[r], l);
         total = hn::Add(total, l);
       }
       hn::StoreU(total, d, sum + k);
     }
-    for (size_t r = 0; r < count_inputs; ++r) mins[r] = row_selection_hwy::LowestLane(d, lowest[r]);
+    for (size_t r = 0; r < kPaths; ++r) mins[r] = row_selection_hwy::LowestLane(d, lowest[r]);
   }
 };
 
@@ -153,34 +163,42 @@ struct ByteStep {
   using Cost = uint8_t;
   static constexpr Cost kNone = 255;
 
-  void operator()(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, size_t count_inputs,
-                  const int16_t* init, int16_t* sum, int* mins) const {
+  template <size_t kPaths>
+  void Run(const Pass& pass, int x, int y, const PathInput<Cost>* inputs, const int16_t* init,
+           int16_t* sum, int* mins) const {
     const D8 d8;
     const hn::Half<D8> dh;
     const hn::Rebind<int16_t, decltype(dh)> d16;
+    using V = decltype(hn::Zero(d8));
     const int n = static_cast<int>(hn::Lanes(d8));
     const int half = n / 2;
     const int count = pass.costs->count();
     const uint8_t* c = pass.costs->pixel(x, y);
     const auto p1 = hn::Set(d8, static_cast<uint8_t>(pass.settings.p1));
     const auto unavailable = hn::Set(d8, kNone);
-    decltype(hn::Zero(d8)) lowest[4] = {unavailable, unavailable, unavailable, unavailable};
+    V lowest[kPaths], jump[kPaths], prev_min[kPaths];
+    for (size_t r = 0; r < kPaths; ++r) {
+      lowest[r] = unavailable;
+      jump[r] = hn::Set(d8, inputs[r].p2_jump);
+      prev_min[r] = hn::Set(d8, inputs[r].prev_min);
+    }
     for (int k = 0; k < pass.costs->stride(); k += n) {
+      const bool partial = k + n > count;
       // Clamped: FirstN compares the count in the lanes' own type on some targets.
       const auto candidates = hn::FirstN(d8, static_cast<size_t>(std::clamp(count - k, 0, n)));
       const auto cost = hn::LoadU(d8, c + k);
       auto low = init != nullptr ? hn::LoadU(d16, init + k) : hn::Zero(d16);
       auto high = init != nullptr ? hn::LoadU(d16, init + k + half) : hn::Zero(d16);
-      for (size_t r = 0; r < count_inputs; ++r) {
+      for (size_t r = 0; r < kPaths; ++r) {
         const PathInput<Cost>& in = inputs[r];
         auto l = cost;
         if (in.q != nullptr) {
           const uint8_t* q = in.q + k;
           const auto step = hn::SaturatedAdd(hn::Min(hn::LoadU(d8, q - 1), hn::LoadU(d8, q + 1)), p1);
-          const auto best = hn::Min(hn::Set(d8, in.p2_jump), hn::Min(hn::LoadU(d8, q), step));
-          l = hn::Add(cost, hn::Sub(best, hn::Set(d8, in.prev_min)));
+          const auto best = hn::Min(jump[r], hn::Min(hn::LoadU(d8, q), step));
+          l = hn::Add(cost, hn::Sub(best, prev_min[r]));
         }
-        l = hn::IfThenElse(candidates, l, unavailable);
+        if (partial) l = hn::IfThenElse(candidates, l, unavailable);
         hn::StoreU(l, d8, in.cur + k);
         lowest[r] = hn::Min(lowest[r], l);
         low = hn::Add(low, hn::PromoteTo(d16, hn::LowerHalf(dh, l)));
@@ -189,7 +207,7 @@ struct ByteStep {
       hn::StoreU(low, d16, sum + k);
       hn::StoreU(high, d16, sum + k + half);
     }
-    for (size_t r = 0; r < count_inputs; ++r) mins[r] = row_selection_hwy::LowestLane(d8, lowest[r]);
+    for (size_t r = 0; r < kPaths; ++r) mins[r] = row_selection_hwy::LowestLane(d8, lowest[r]);
   }
 };
 #endif
@@ -212,8 +230,8 @@ struct RowSink {
 // finishes the row; otherwise it stores its partial into `own` and counts itself in stored[y],
 // and should the other sweep have come in meanwhile, adds the two rows and finishes. So each row
 // is finished exactly once, by whichever sweep comes second. `Step` is WordStep or ByteStep.
-template <class Step, class Sink>
-void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool downward,
+template <class Step, size_t kPaths, class Sink>
+void Sweep(const Pass& pass, const Direction (&directions)[kPaths], bool downward,
            PaddedVolume<int16_t>& own, const PaddedVolume<int16_t>& other,
            std::atomic<int>* stored, Sink& sink, std::vector<int16_t>& path_cost_storage) {
   using Cost = typename Step::Cost;
@@ -222,22 +240,22 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
   const int height = pass.costs->height();
   const size_t stride = static_cast<size_t>(pass.costs->stride());
   const int slots_per_direction = width + 1;
-  const size_t slot_count = directions.size() * slots_per_direction;
+  const size_t slot_count = kPaths * slots_per_direction;
   // Every slot's buffer and one spare per direction; a pixel writes its L into the spare and
   // then swaps it with the slot it read, so nothing is copied. A slot: `pad` unavailable
   // entries, the stride, `pad` more. In `path_cost_storage` (16-bit words: bytes may view them).
-  const size_t entries = (slot_count + directions.size()) * pass.slot_size;
+  const size_t entries = (slot_count + kPaths) * pass.slot_size;
   path_cost_storage.resize((entries * sizeof(Cost) + 1) / 2);
   Cost* buffers = reinterpret_cast<Cost*>(path_cost_storage.data());
   std::fill(buffers, buffers + entries, Step::kNone);
   std::vector<Cost*> slot(slot_count);
   for (size_t i = 0; i < slot_count; ++i) slot[i] = buffers + i * pass.slot_size + pass.pad;
   Cost* spare[4];
-  for (size_t r = 0; r < directions.size(); ++r) {
+  for (size_t r = 0; r < kPaths; ++r) {
     spare[r] = buffers + (slot_count + r) * pass.slot_size + pass.pad;
   }
   std::vector<int> slot_min(slot_count, 0);
-  PathInput<Cost> inputs[4];
+  PathInput<Cost> inputs[kPaths] = {};
   size_t index[4];
   int mins[4];
   const int step_x = downward ? 1 : -1;
@@ -252,7 +270,7 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
     int slot_index[4];
     bool row_has_predecessors[4];
     const int first_x = downward ? 0 : width - 1;
-    for (size_t r = 0; r < directions.size(); ++r) {
+    for (size_t r = 0; r < kPaths; ++r) {
       const Direction dir = directions[r];
       int s = dir.dy == 0 ? 0 : (first_x - dir.dx * dir.dy * y) % slots_per_direction;
       if (s < 0) s += slots_per_direction;
@@ -270,7 +288,7 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
           for (size_t e = 0; e < stride; e += 32) hwy::Prefetch(other.pixel(0, 0) + ahead * stride + e);
         }
       }
-      for (size_t r = 0; r < directions.size(); ++r) {
+      for (size_t r = 0; r < kPaths; ++r) {
         const Direction dir = directions[r];
         index[r] = r * slots_per_direction + slot_index[r];
         if (dir.dy != 0) {
@@ -289,9 +307,9 @@ void Sweep(const Pass& pass, const std::vector<Direction>& directions, bool down
           in.p2_jump = static_cast<Cost>(slot_min[index[r]] + pass.p2(x, y, qx, qy));
         }
       }
-      step(pass, x, y, inputs, directions.size(), init != nullptr ? init + x * stride : nullptr,
-           target + x * stride, mins);
-      for (size_t r = 0; r < directions.size(); ++r) {
+      step.template Run<kPaths>(pass, x, y, inputs, init != nullptr ? init + x * stride : nullptr,
+                                target + x * stride, mins);
+      for (size_t r = 0; r < kPaths; ++r) {
         std::swap(slot[index[r]], spare[r]);
         slot_min[index[r]] = mins[r];
       }
@@ -322,22 +340,27 @@ template <class Step, class ForwardSink, class BackwardSink>
 void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
                    PaddedVolume<int16_t>& backward, ForwardSink& forward_sink,
                    BackwardSink& backward_sink, std::vector<int16_t>* const* path_cost_storage) {
-  std::vector<Direction> forward_paths = {{1, 0}, {0, 1}};
-  std::vector<Direction> backward_paths = {{-1, 0}, {0, -1}};
-  if (pass.settings.paths == 8) {
-    forward_paths.insert(forward_paths.end(), {{1, 1}, {-1, 1}});
-    backward_paths.insert(backward_paths.end(), {{1, -1}, {-1, -1}});
-  }
+  static constexpr Direction kForward4[] = {{1, 0}, {0, 1}};
+  static constexpr Direction kBackward4[] = {{-1, 0}, {0, -1}};
+  static constexpr Direction kForward8[] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1}};
+  static constexpr Direction kBackward8[] = {{-1, 0}, {0, -1}, {1, -1}, {-1, -1}};
+  const bool eight = pass.settings.paths == 8;
   const int height = pass.costs->height();
   std::unique_ptr<std::atomic<int>[]> stored(new std::atomic<int>[height]);
   for (int y = 0; y < height; ++y) stored[y].store(0, std::memory_order_relaxed);
   auto forward_sweep = [&] {
-    Sweep<Step>(pass, forward_paths, true, forward, backward, stored.get(), forward_sink,
-                *path_cost_storage[0]);
+    if (eight) {
+      Sweep<Step>(pass, kForward8, true, forward, backward, stored.get(), forward_sink, *path_cost_storage[0]);
+    } else {
+      Sweep<Step>(pass, kForward4, true, forward, backward, stored.get(), forward_sink, *path_cost_storage[0]);
+    }
   };
   auto backward_sweep = [&] {
-    Sweep<Step>(pass, backward_paths, false, backward, forward, stored.get(), backward_sink,
-                *path_cost_storage[1]);
+    if (eight) {
+      Sweep<Step>(pass, kBackward8, false, backward, forward, stored.get(), backward_sink, *path_cost_storage[1]);
+    } else {
+      Sweep<Step>(pass, kBackward4, false, backward, forward, stored.get(), backward_sink, *path_cost_storage[1]);
+    }
   };
   if (threads > 1) {
     std::thread helper(forward_sweep);
