@@ -280,9 +280,9 @@ void Sweep(const Pass& pass, const Direction (&directions)[kPaths], bool downwar
     for (int j = 0; j < width; ++j) {
       const int x = downward ? j : width - 1 - j;
       {
-        // The costs and the other sweep's sums come from memory: ask for them a few pixels ahead
+        // The costs and the other sweep's sums come from memory: ask for them 16 pixels ahead
         // (past the row's end, the next row's, which this sweep does next).
-        const size_t ahead = static_cast<size_t>(std::clamp(y * width + x + 4 * step_x, 0, volume_pixels - 1));
+        const size_t ahead = static_cast<size_t>(std::clamp(y * width + x + 16 * step_x, 0, volume_pixels - 1));
         for (size_t e = 0; e < stride; e += 64) hwy::Prefetch(pass.costs->pixel(0, 0) + ahead * stride + e);
         if (init != nullptr) {
           for (size_t e = 0; e < stride; e += 32) hwy::Prefetch(other.pixel(0, 0) + ahead * stride + e);
