@@ -106,10 +106,14 @@ void CensusCostRows(const PackedCensus& left, const PackedCensus& right, const I
     const auto max_cost = hn::Set(di, kMaxMatchCost);
     const auto half_bits = hn::Set(du, static_cast<uint32_t>(code_bits / 2));
     const auto multiplier = hn::Set(du, full_cost.multiplier);
-    // Locals, not loads through the codes: a store of bytes may alias anything, so the
-    // compiler would read them again after every store.
+    // Locals, not loads through the codes or the captures: a store of bytes may alias anything,
+    // so the compiler would read those again after every store.
     const uint32_t* reversed = reversed_bits.data();
     const int* partial_before = partial.data();
+    const size_t word_step = reversed_size;
+    const int shift = full_cost.shift;
+    const int code_words = words;
+    const int row_stride = stride;
     for (int x = 0; x < width; ++x) {
       const size_t first = static_cast<size_t>(width - 1 - x + base_row[x] + pad);
       uint8_t* out = costs.pixel(x, y);
@@ -119,16 +123,18 @@ void CensusCostRows(const PackedCensus& left, const PackedCensus& right, const I
         left_whole = left_whole && left.valid_row(w, y)[x] == full[w];
         left_code[w] = left.bits_row(w, y)[x];
       }
-      for (int k = 0; k < stride; k += n) {
+      decltype(hn::Zero(du)) left_vector[4];
+      for (int w = 0; w < code_words; ++w) left_vector[w] = hn::Set(du, left_code[w]);
+      for (int k = 0; k < row_stride; k += n) {
         const size_t at = first + k;
         if (left_whole && partial_before[at + n] == partial_before[at]) {
-          auto differ = hn::PopulationCount(hn::Xor(hn::Set(du, left_code[0]), hn::LoadU(du, reversed + at)));
-          for (int w = 1; w < words; ++w) {
-            const auto right_bits = hn::LoadU(du, reversed + w * reversed_size + at);
-            differ = hn::Add(differ, hn::PopulationCount(hn::Xor(hn::Set(du, left_code[w]), right_bits)));
+          auto differ = hn::PopulationCount(hn::Xor(left_vector[0], hn::LoadU(du, reversed + at)));
+          for (int w = 1; w < code_words; ++w) {
+            const auto right_bits = hn::LoadU(du, reversed + w * word_step + at);
+            differ = hn::Add(differ, hn::PopulationCount(hn::Xor(left_vector[w], right_bits)));
           }
           const auto numerator = hn::Add(hn::ShiftLeft<6>(differ), half_bits);
-          const auto cost = hn::ShiftRightSame(hn::Mul(numerator, multiplier), full_cost.shift);
+          const auto cost = hn::ShiftRightSame(hn::Mul(numerator, multiplier), shift);
           hn::StoreU(hn::U8FromU32(cost), d8, out + k);  // costs are at most 64
           continue;
         }

@@ -169,13 +169,14 @@ inline void SelectRow(const int16_t* sums, const int16_t* bases, const row_selec
   const auto none = hn::Set(d, kNoCandidate);
   for (int x = 0; x < width; ++x) {
     const int16_t* c = sums + static_cast<size_t>(x) * stride;
-    const size_t first = static_cast<size_t>(width - 1 - x + bases[x] + row.pad);
+    const int base = bases[x];  // a local: the stores below may alias the bases
+    const size_t first = static_cast<size_t>(width - 1 - x + base + row.pad);
     for (int k = 0; k < count; k += n) {
       auto offer = hn::LoadU(d, c + k);
       if (k + n > count) offer = hn::IfThenElse(hn::FirstN(d, static_cast<size_t>(count - k)), offer, none);
       const auto held = hn::LoadU(d, best_cost + first + k);
       hn::StoreU(hn::Min(offer, held), d, best_cost + first + k);
-      hn::BlendedStore(hn::Iota(d, bases[x] + k), hn::Lt(offer, held), d, best_d + first + k);
+      hn::BlendedStore(hn::Iota(d, base + k), hn::Lt(offer, held), d, best_d + first + k);
     }
   }
   for (int xr = 0; xr < width; ++xr) {
