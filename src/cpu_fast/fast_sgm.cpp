@@ -40,7 +40,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "src/core/error.h"
@@ -334,7 +333,7 @@ void Sweep(const Pass& pass, const Direction (&directions)[kPaths], bool downwar
 // The two sweeps, on two threads when there are two: one down the image for the paths that come
 // from above or the left, storing its partial rows into `forward`, one up for the others, into
 // `backward`; each row is completed by the sweep that comes to it second, into that sweep's sink
-// (Sweep). Neither thread ever waits for the other: on a shared, loaded machine a waiting thread
+// (Sweep). Neither sweep ever waits for the other: on a shared, loaded machine a waiting thread
 // loses a time slice.
 template <class Step, class ForwardSink, class BackwardSink>
 void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward,
@@ -362,10 +361,10 @@ void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward
       Sweep<Step>(pass, kBackward4, false, backward, forward, stored.get(), backward_sink, *path_cost_storage[1]);
     }
   };
+  // Two tasks for parallel_for: where the second thread comes late, the first does both in turn
+  // (the sweeps meet wherever they do), rather than wait for it.
   if (threads > 1) {
-    std::thread helper(forward_sweep);
-    backward_sweep();
-    helper.join();
+    parallel_for(0, 2, [&](int task) { task == 0 ? forward_sweep() : backward_sweep(); });
   } else {
     forward_sweep();
     backward_sweep();
