@@ -162,12 +162,17 @@ inline void SelectRow(const int16_t* sums, const int16_t* bases, const row_selec
   const hn::ScalableTag<int16_t> d;
   const int n = static_cast<int>(hn::Lanes(d));
   const size_t reversed_size = static_cast<size_t>(width) + 2 * row.pad + stride + n;
-  work.best_cost.assign(reversed_size, kNoCandidate);
-  work.best_d.assign(reversed_size, 0);
-  int16_t* best_cost = work.best_cost.data();
-  int16_t* best_d = work.best_d.data();
+  // The row's left and right halves offer into reversed rows of their own, a pixel of each in
+  // turn: a pixel's offers overlap its neighbour's by all but one lane, and a load that
+  // overlaps a store just made waits for it to reach the cache, so neighbours are kept apart.
+  for (ReversedRow::Offers& half : work.halves) {
+    half.best_cost.assign(reversed_size, kNoCandidate);
+    half.best_d.assign(reversed_size, 0);
+  }
   const auto none = hn::Set(d, kNoCandidate);
-  for (int x = 0; x < width; ++x) {
+  const auto offer_all = [&](int x, ReversedRow::Offers& half) {
+    int16_t* best_cost = half.best_cost.data();
+    int16_t* best_d = half.best_d.data();
     const int16_t* c = sums + static_cast<size_t>(x) * stride;
     const int base = bases[x];  // a local: the stores below may alias the bases
     const size_t first = static_cast<size_t>(width - 1 - x + base + row.pad);
@@ -178,11 +183,21 @@ inline void SelectRow(const int16_t* sums, const int16_t* bases, const row_selec
       hn::StoreU(hn::Min(offer, held), d, best_cost + first + k);
       hn::BlendedStore(hn::Iota(d, base + k), hn::Lt(offer, held), d, best_d + first + k);
     }
+  };
+  const int middle = (width + 1) / 2;
+  for (int x = 0; x < middle; ++x) {
+    offer_all(x, work.halves[0]);
+    if (middle + x < width) offer_all(middle + x, work.halves[1]);
   }
+  // The right half's offers come from larger x, so larger d: they win only when strictly lower.
+  const ReversedRow::Offers& low = work.halves[0];
+  const ReversedRow::Offers& high = work.halves[1];
   for (int xr = 0; xr < width; ++xr) {
     const size_t i = static_cast<size_t>(width - 1 - xr + row.pad);
-    right_out[xr] = best_cost[i] != kNoCandidate ? static_cast<int16_t>(best_d[i] * kDisparityScale)
-                                                 : kInvalidFixedDisparity;
+    const bool from_high = high.best_cost[i] < low.best_cost[i];
+    const int16_t cost = from_high ? high.best_cost[i] : low.best_cost[i];
+    const int16_t best_d = from_high ? high.best_d[i] : low.best_d[i];
+    right_out[xr] = cost != kNoCandidate ? static_cast<int16_t>(best_d * kDisparityScale) : kInvalidFixedDisparity;
   }
 }
 
