@@ -14,6 +14,10 @@ namespace {
 
 std::atomic<int> g_worker_override{0};
 
+// Whether this thread is running a parallel_for's body: a call made from there runs serially,
+// since the outer call already keeps every worker busy.
+thread_local bool t_inside_job = false;
+
 // One parallel_for call: chunks of `grain` indices handed out from a shared counter, so whoever
 // is running takes the next chunk. A helper the OS schedules late takes fewer chunks or none,
 // and the caller never waits for a helper that has not started: it waits only for chunks
@@ -28,6 +32,14 @@ struct Job {
   std::mutex failure_mutex;
 
   void work() {
+    const bool was_inside = t_inside_job;
+    t_inside_job = true;
+    run_chunks();
+    t_inside_job = was_inside;
+  }
+
+ private:
+  void run_chunks() {
     for (;;) {
       const int first = next.fetch_add(grain, std::memory_order_relaxed);
       if (first >= end) return;
@@ -44,8 +56,7 @@ struct Job {
 
 // Threads kept from call to call (starting a thread per call costs more than a small loop, and
 // on a loaded machine a fresh thread may wait a time slice for its first run). One job at a
-// time; a caller that finds the pool busy (another thread's call, or a call from inside a job)
-// spawns its own threads as before.
+// time; a caller that finds the pool busy with another thread's call spawns its own threads.
 class WorkerPool {
  public:
   static WorkerPool& instance() {
@@ -132,7 +143,7 @@ void set_worker_count(int count) { g_worker_override.store(std::max(0, count)); 
 void parallel_for(int begin, int end, const std::function<void(int)>& body) {
   const int n = end - begin;
   if (n <= 0) return;
-  const int threads = std::min(worker_count(), n);
+  const int threads = t_inside_job ? 1 : std::min(worker_count(), n);
   if (threads == 1) {
     for (int i = begin; i < end; ++i) body(i);
     return;

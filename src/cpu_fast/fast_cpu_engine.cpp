@@ -12,6 +12,7 @@
 #include "src/core/high_bit_depth.h"
 #include "src/core/lr_check.h"
 #include "src/core/winner_takes_all.h"
+#include "src/core/parallel_for.h"
 #include "src/core/pyramid.h"
 #include "src/cpu_fast/fast_block_matching.h"
 #include "src/cpu_fast/fast_census_cost.h"
@@ -179,8 +180,11 @@ DisparityResult run_fast_pipeline(const ImageU8& left, const ImageU8& right, con
     } else {
       {
         const auto t = timer("census");
-        level_census(left_levels, level, params, volumes.census_left);
-        level_census(right_levels, level, params, volumes.census_right);
+        // The two views side by side (each then runs on one thread), whole images apart.
+        parallel_for(0, 2, [&](int view) {
+          level_census(view == 0 ? left_levels : right_levels, level, params,
+                       view == 0 ? volumes.census_left : volumes.census_right);
+        });
       }
       {
         const auto t = timer("cost");

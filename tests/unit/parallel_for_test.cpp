@@ -43,7 +43,7 @@ TEST(ParallelFor, HonoursTheRangeStart) {
 TEST(ParallelFor, NestedAndConcurrentCallsEachRunEveryIndex) {
   set_worker_count(2);
   std::vector<std::atomic<int>> cells(8 * 50);
-  parallel_for(0, 8, [&](int outer) {  // the inner calls find the pool busy
+  parallel_for(0, 8, [&](int outer) {  // the inner calls run serially on their threads
     parallel_for(0, 50, [&](int inner) { cells[outer * 50 + inner].fetch_add(1); });
   });
   for (auto& c : cells) EXPECT_EQ(c.load(), 1);
