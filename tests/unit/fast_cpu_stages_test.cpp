@@ -367,6 +367,17 @@ TEST(FastSgm, EqualsTheReferenceOnSmallImagesForEveryVariantAndTarget) {
   });
 }
 
+// One row, one column, one pixel: every path starts and ends at once; the fused selection's
+// sweeps meet in the only row or never share one.
+TEST(FastSgm, EqualsTheReferenceOnOneRowOrColumn) {
+  for (const Size size : {Size{1, 17}, Size{23, 1}, Size{1, 1}}) {
+    for (const int paths : {4, 8}) {
+      check_sgm({size, 37, paths, false, false, true});
+      check_sgm({size, 64, paths, true, true, false});
+    }
+  }
+}
+
 // Wide enough that two threads split the rows of the vertical sweeps.
 TEST(FastSgm, EqualsTheReferenceOnMediumImages) {
   check_sgm({Size{641, 79}, 128, 8, true, true, true});
