@@ -78,7 +78,9 @@ class WorkerPool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (job_ != nullptr || stopping_) return false;
-      while (static_cast<int>(threads_.size()) < helpers) threads_.emplace_back([this] { serve(); });
+      while (static_cast<int>(threads_.size()) < helpers) {
+        threads_.emplace_back([this] { serve(); });
+      }
       job_ = &job;
       seats_ = helpers;
       ++generation_;

@@ -19,9 +19,9 @@
 // minLq + P2 alone, which may pass 255: it keeps 16-bit path costs.)
 //
 // Order: one sweep down the image (left to right along rows) for the paths that come from above
-// or the left, and one sweep up (right to left) for the others, each on its own thread, every
-// direction of a sweep at once per pixel (one cost load, one S access). Threads never wait on
-// each other inside a sweep: on a shared, loaded machine a waiting thread loses a time slice.
+// or the left, and one sweep up (right to left) for the others, two tasks for two threads, every
+// direction of a sweep at once per pixel (one cost load, one S access). The sweeps never wait on
+// each other: on a shared, loaded machine a waiting thread loses a time slice.
 // The sweeps meet row by row: the first to reach a row stores its partial sum of the row; the
 // second adds it in as it goes and so completes the row's sum S, which then goes to the sum
 // volume or, fused with the selection, straight to the row's WTA while it is in cache.
@@ -249,14 +249,14 @@ void Sweep(const Pass& pass, const Direction (&directions)[kPaths], bool downwar
   std::fill(buffers, buffers + entries, Step::kNone);
   std::vector<Cost*> slot(slot_count);
   for (size_t i = 0; i < slot_count; ++i) slot[i] = buffers + i * pass.slot_size + pass.pad;
-  Cost* spare[4];
+  Cost* spare[kPaths];
   for (size_t r = 0; r < kPaths; ++r) {
     spare[r] = buffers + (slot_count + r) * pass.slot_size + pass.pad;
   }
   std::vector<int> slot_min(slot_count, 0);
   PathInput<Cost> inputs[kPaths] = {};
-  size_t index[4];
-  int mins[4];
+  size_t index[kPaths];
+  int mins[kPaths];
   const int step_x = downward ? 1 : -1;
   const int volume_pixels = width * height;
   for (int i = 0; i < height; ++i) {
@@ -266,8 +266,8 @@ void Sweep(const Pass& pass, const Direction (&directions)[kPaths], bool downwar
     const int16_t* init = second ? other.pixel(0, y) : nullptr;
     // Per direction: the slot of the row's first pixel (then one on per pixel, wrapping), and
     // whether the predecessors' row is inside the image.
-    int slot_index[4];
-    bool row_has_predecessors[4];
+    int slot_index[kPaths];
+    bool row_has_predecessors[kPaths];
     const int first_x = downward ? 0 : width - 1;
     for (size_t r = 0; r < kPaths; ++r) {
       const Direction dir = directions[r];
@@ -281,8 +281,11 @@ void Sweep(const Pass& pass, const Direction (&directions)[kPaths], bool downwar
       {
         // The costs and the other sweep's sums come from memory: ask for them 16 pixels ahead
         // (past the row's end, the next row's, which this sweep does next).
-        const size_t ahead = static_cast<size_t>(std::clamp(y * width + x + 16 * step_x, 0, volume_pixels - 1));
-        for (size_t e = 0; e < stride; e += 64) hwy::Prefetch(pass.costs->pixel(0, 0) + ahead * stride + e);
+        const size_t ahead =
+            static_cast<size_t>(std::clamp(y * width + x + 16 * step_x, 0, volume_pixels - 1));
+        for (size_t e = 0; e < stride; e += 64) {
+          hwy::Prefetch(pass.costs->pixel(0, 0) + ahead * stride + e);
+        }
         if (init != nullptr) {
           for (size_t e = 0; e < stride; e += 32) hwy::Prefetch(other.pixel(0, 0) + ahead * stride + e);
         }
@@ -349,16 +352,20 @@ void AggregateWith(const Pass& pass, int threads, PaddedVolume<int16_t>& forward
   for (int y = 0; y < height; ++y) stored[y].store(0, std::memory_order_relaxed);
   auto forward_sweep = [&] {
     if (eight) {
-      Sweep<Step>(pass, kForward8, true, forward, backward, stored.get(), forward_sink, *path_cost_storage[0]);
+      Sweep<Step>(pass, kForward8, true, forward, backward, stored.get(), forward_sink,
+                  *path_cost_storage[0]);
     } else {
-      Sweep<Step>(pass, kForward4, true, forward, backward, stored.get(), forward_sink, *path_cost_storage[0]);
+      Sweep<Step>(pass, kForward4, true, forward, backward, stored.get(), forward_sink,
+                  *path_cost_storage[0]);
     }
   };
   auto backward_sweep = [&] {
     if (eight) {
-      Sweep<Step>(pass, kBackward8, false, backward, forward, stored.get(), backward_sink, *path_cost_storage[1]);
+      Sweep<Step>(pass, kBackward8, false, backward, forward, stored.get(), backward_sink,
+                  *path_cost_storage[1]);
     } else {
-      Sweep<Step>(pass, kBackward4, false, backward, forward, stored.get(), backward_sink, *path_cost_storage[1]);
+      Sweep<Step>(pass, kBackward4, false, backward, forward, stored.get(), backward_sink,
+                  *path_cost_storage[1]);
     }
   };
   // Two tasks for parallel_for: where the second thread comes late, the first does both in turn

@@ -136,8 +136,8 @@ inline int16_t PixelDisparity(const int16_t* c, int count, int base, const WtaSe
       others = hn::Min(others, hn::IfThenElse(hn::And(far, candidate), v, none));
     }
     const int second = LowestLane(d, others);
-    if (second != kNoCandidate &&
-        static_cast<int64_t>(second) * (100 - settings.uniqueness) < static_cast<int64_t>(best) * 100) {
+    if (second != kNoCandidate && static_cast<int64_t>(second) * (100 - settings.uniqueness) <
+                                      static_cast<int64_t>(best) * 100) {
       return kInvalidFixedDisparity;
     }
   }
@@ -152,8 +152,9 @@ inline int16_t PixelDisparity(const int16_t* c, int count, int base, const WtaSe
 
 // Row `sums` (pixel x's sums at x * stride) into `out` (the left view's disparities) and, when
 // `right_out` is non-null, the right view's (backward matching) with `work` as space.
-inline void SelectRow(const int16_t* sums, const int16_t* bases, const row_selection::RowSelection& row,
-                      int16_t* out, int16_t* right_out, ReversedRow& work) {
+inline void SelectRow(const int16_t* sums, const int16_t* bases,
+                      const row_selection::RowSelection& row, int16_t* out, int16_t* right_out,
+                      ReversedRow& work) {
   const int width = row.width, count = row.count, stride = row.stride;
   for (int x = 0; x < width; ++x) {
     out[x] = PixelDisparity(sums + static_cast<size_t>(x) * stride, count, bases[x], row.settings);
@@ -178,7 +179,9 @@ inline void SelectRow(const int16_t* sums, const int16_t* bases, const row_selec
     const size_t first = static_cast<size_t>(width - 1 - x + base + row.pad);
     for (int k = 0; k < count; k += n) {
       auto offer = hn::LoadU(d, c + k);
-      if (k + n > count) offer = hn::IfThenElse(hn::FirstN(d, static_cast<size_t>(count - k)), offer, none);
+      if (k + n > count) {
+        offer = hn::IfThenElse(hn::FirstN(d, static_cast<size_t>(count - k)), offer, none);
+      }
       const auto held = hn::LoadU(d, best_cost + first + k);
       hn::StoreU(hn::Min(offer, held), d, best_cost + first + k);
       hn::BlendedStore(hn::Iota(d, base + k), hn::Lt(offer, held), d, best_d + first + k);
@@ -197,7 +200,8 @@ inline void SelectRow(const int16_t* sums, const int16_t* bases, const row_selec
     const bool from_high = high.best_cost[i] < low.best_cost[i];
     const int16_t cost = from_high ? high.best_cost[i] : low.best_cost[i];
     const int16_t best_d = from_high ? high.best_d[i] : low.best_d[i];
-    right_out[xr] = cost != kNoCandidate ? static_cast<int16_t>(best_d * kDisparityScale) : kInvalidFixedDisparity;
+    right_out[xr] = cost != kNoCandidate ? static_cast<int16_t>(best_d * kDisparityScale)
+                                         : kInvalidFixedDisparity;
   }
 }
 
