@@ -59,25 +59,18 @@ struct Job {
 // time; a caller that finds the pool busy with another thread's call spawns its own threads.
 class WorkerPool {
  public:
+  // Never destroyed: a call made while the program exits (from a thread still running) finds
+  // it intact; its threads wait idle until the process ends.
   static WorkerPool& instance() {
-    static WorkerPool pool;
-    return pool;
-  }
-
-  ~WorkerPool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (std::thread& t : threads_) t.join();
+    static WorkerPool* pool = new WorkerPool;
+    return *pool;
   }
 
   // Runs `job` on the caller and up to `helpers` pool threads; false (nothing run) when busy.
   bool run(Job& job, int helpers) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (job_ != nullptr || stopping_) return false;
+      if (job_ != nullptr) return false;
       while (static_cast<int>(threads_.size()) < helpers) {
         threads_.emplace_back([this] { serve(); });
       }
@@ -98,8 +91,7 @@ class WorkerPool {
     uint64_t seen = 0;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
+      wake_.wait(lock, [&] { return generation_ != seen; });
       seen = generation_;
       if (job_ == nullptr || seats_ == 0) continue;  // closed already, or enough helpers
       Job* job = job_;
@@ -120,7 +112,6 @@ class WorkerPool {
   uint64_t generation_ = 0;
   int seats_ = 0;   // helpers that may still join the current job
   int inside_ = 0;  // helpers working on it
-  bool stopping_ = false;
 };
 
 // The fallback: a thread per further worker for this call alone.
