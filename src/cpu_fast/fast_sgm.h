@@ -1,10 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "src/core/image.h"
 #include "src/core/sgm_aggregation.h"
+#include "src/core/winner_takes_all.h"
 #include "src/cpu_fast/padded_volume.h"
+#include "src/cpu_fast/reversed_row.h"
 
 namespace sv {
 
@@ -26,6 +29,28 @@ void fast_sgm_aggregate(const PaddedVolume<uint8_t>& costs, const SearchRange& r
                         const ImageU8& left, const SgmSettings& settings,
                         PaddedVolume<int16_t>& sum, PaddedVolume<int16_t>& scratch,
                         int max_cost = 255);
+
+// What fast_sgm_select keeps from call to call, so that a frame allocates no fresh memory (whose
+// pages the kernel would zero): the sweeps' stored partial sums and, per sweep, its path costs,
+// the row it completes and backward matching's row.
+struct SgmWorkspace {
+  struct Sweep {
+    std::vector<int16_t> path_costs;  // storage of 8- or 16-bit path costs
+    std::vector<int16_t> row;
+    ReversedRow reversed;
+  };
+  PaddedVolume<int16_t> forward;
+  PaddedVolume<int16_t> backward;
+  Sweep sweeps[2];
+};
+
+// fast_winner_takes_all (fast_wta.h) of fast_sgm_aggregate's sums, bit for bit, in one go: each
+// row is selected as soon as its sum is complete (by the second sweep to reach it) while it is
+// still in cache, so the sum volume is never written whole and read back. `right_view` as
+// there. Throws InputError as the two do.
+ImageI16 fast_sgm_select(const PaddedVolume<uint8_t>& costs, const SearchRange& range,
+                         const ImageU8& left, const SgmSettings& settings, const WtaSettings& wta,
+                         ImageI16* right_view, SgmWorkspace& work, int max_cost = 255);
 
 // Whether every path cost fits a byte, so fast_sgm_aggregate runs them in 8-bit lanes: a uniform
 // range and max_cost + P2 <= 255 (fast_sgm.cpp's comment says why this suffices).

@@ -32,9 +32,16 @@ struct CensusPlane {
   int width = 0, height = 0, rx = 0, ry = 0, stride = 0;
   std::vector<float> values;
   std::vector<uint32_t> present;
+  // Per padded row, the absent entries before each padded column (stride + 1 counts a row).
+  std::vector<int> absent_before;
   const float* value_row(int y) const { return values.data() + static_cast<size_t>(y + ry) * stride + rx; }
   const uint32_t* present_row(int y) const {
     return present.data() + static_cast<size_t>(y + ry) * stride + rx;
+  }
+  // Absent entries of row y in columns [from, to) (image coordinates; the padding is absent).
+  int absent(int y, int from, int to) const {
+    const int* row = absent_before.data() + static_cast<size_t>(y + ry) * (stride + 1) + rx;
+    return row[to] - row[from];
   }
 };
 
@@ -47,7 +54,9 @@ namespace sv {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Rows [y_begin, y_end) of the census of `plane`, written into `out`.
+// The census of `plane`, written into `out`. Where a vector of pixels' windows are wholly present
+// (no missing or outside pixel, which the plane's absent counts tell), every bit is valid and the
+// bits are just the compares; elsewhere each bit is masked by both pixels' presence.
 void CensusRows(const census_detail::CensusPlane& plane, int window_width, int window_height,
                 PackedCensus& out) {
   const hn::ScalableTag<float> df;
@@ -55,34 +64,52 @@ void CensusRows(const census_detail::CensusPlane& plane, int window_width, int w
   const int n = static_cast<int>(hn::Lanes(df));
   const int rx = window_width / 2, ry = window_height / 2;
   const int width = plane.width;
-  const int positions = window_width * window_height - 1;
+  // Bit i is the i-th window position in row-major order, skipping the centre: its neighbour
+  // lies `offsets[i]` entries from the centre in the padded planes. A flat list keeps the
+  // kernel's loop free of the window's bounds tests.
+  std::vector<ptrdiff_t> offsets;
+  for (int dy = -ry; dy <= ry; ++dy) {
+    for (int dx = -rx; dx <= rx; ++dx) {
+      if (dx != 0 || dy != 0) offsets.push_back(static_cast<ptrdiff_t>(dy) * plane.stride + dx);
+    }
+  }
+  const int positions = static_cast<int>(offsets.size());
   parallel_for(0, plane.height, [&](int y) {
     std::vector<uint32_t> row_bits(static_cast<size_t>(width) + n), row_valid(row_bits.size());
+    const float* centre_row = plane.value_row(y);
+    const uint32_t* centre_present_row = plane.present_row(y);
     for (int word = 0; word < out.words; ++word) {
-      const int first_bit = word * 32;
-      const int last_bit = std::min(positions, first_bit + 32);
+      const ptrdiff_t* word_offsets = offsets.data() + word * 32;
+      const int word_bits = std::min(positions - word * 32, 32);
+      const uint32_t word_mask = word_bits == 32 ? ~0u : (uint32_t{1} << word_bits) - 1u;
       for (int x = 0; x < width; x += n) {
-        const auto centre = hn::LoadU(df, plane.value_row(y) + x);
-        const auto centre_present = hn::LoadU(du, plane.present_row(y) + x);
+        const float* centre_at = centre_row + x;
+        const auto centre = hn::LoadU(df, centre_at);
+        bool whole = true;
+        for (int dy = -ry; dy <= ry && whole; ++dy) whole = plane.absent(y + dy, x - rx, x + n + rx) == 0;
         auto bits = hn::Zero(du);
-        auto valid = hn::Zero(du);
-        // Bit i is the i-th window position in row-major order, skipping the centre.
-        int bit = 0;
-        for (int dy = -ry; dy <= ry; ++dy) {
-          for (int dx = -rx; dx <= rx; ++dx) {
-            if (dx == 0 && dy == 0) continue;
-            if (bit >= first_bit && bit < last_bit) {
-              const auto neighbour = hn::LoadU(df, plane.value_row(y + dy) + x + dx);
-              const auto both_present =
-                  hn::And(centre_present, hn::LoadU(du, plane.present_row(y + dy) + x + dx));
-              const auto one = hn::Set(du, uint32_t{1} << (bit - first_bit));
-              const auto is_valid = hn::And(both_present, one);
-              valid = hn::Or(valid, is_valid);
-              const auto less = hn::VecFromMask(du, hn::RebindMask(du, hn::Lt(neighbour, centre)));
-              bits = hn::Or(bits, hn::And(less, is_valid));
-            }
-            ++bit;
+        auto one = hn::Set(du, 1u);
+        if (whole) {
+          for (int b = 0; b < word_bits; ++b) {
+            const auto less = hn::RebindMask(du, hn::Lt(hn::LoadU(df, centre_at + word_offsets[b]), centre));
+            bits = hn::Or(bits, hn::IfThenElseZero(less, one));
+            one = hn::Add(one, one);
           }
+          hn::StoreU(bits, du, row_bits.data() + x);
+          hn::StoreU(hn::Set(du, word_mask), du, row_valid.data() + x);
+          continue;
+        }
+        const uint32_t* present_at = centre_present_row + x;
+        const auto centre_present = hn::LoadU(du, present_at);
+        auto valid = hn::Zero(du);
+        for (int b = 0; b < word_bits; ++b) {
+          const auto neighbour = hn::LoadU(df, centre_at + word_offsets[b]);
+          const auto both_present = hn::And(centre_present, hn::LoadU(du, present_at + word_offsets[b]));
+          const auto is_valid = hn::And(both_present, one);
+          valid = hn::Or(valid, is_valid);
+          const auto less = hn::VecFromMask(du, hn::RebindMask(du, hn::Lt(neighbour, centre)));
+          bits = hn::Or(bits, hn::And(less, is_valid));
+          one = hn::Add(one, one);
         }
         hn::StoreU(bits, du, row_bits.data() + x);
         hn::StoreU(valid, du, row_valid.data() + x);
@@ -118,10 +145,11 @@ void check_integer_missing_value(int missing_value, int max_value) {
 }
 
 template <typename Pixel, typename IsMissing>
-PackedCensus census_of(const Image<Pixel>& image, CensusWindow window, IsMissing is_missing) {
+void census_of(const Image<Pixel>& image, CensusWindow window, IsMissing is_missing, PackedCensus& out) {
   const int window_width = census_window_width(window);
   const int window_height = census_window_height(window);
-  CensusPlane plane;
+  // Kept per thread: a frame's census then allocates no fresh pages (which the kernel zeroes).
+  static thread_local CensusPlane plane;
   plane.width = image.width();
   plane.height = image.height();
   plane.rx = window_width / 2;
@@ -140,17 +168,23 @@ PackedCensus census_of(const Image<Pixel>& image, CensusWindow window, IsMissing
       present[x] = ~0u;
     }
   }
-  PackedCensus out;
+  plane.absent_before.resize(static_cast<size_t>(plane.stride + 1) * (plane.height + 2 * plane.ry));
+  for (int row = 0; row < plane.height + 2 * plane.ry; ++row) {
+    const uint32_t* present = plane.present.data() + static_cast<size_t>(row) * plane.stride;
+    int* before = plane.absent_before.data() + static_cast<size_t>(row) * (plane.stride + 1);
+    before[0] = 0;
+    for (int i = 0; i < plane.stride; ++i) before[i + 1] = before[i] + (present[i] == 0 ? 1 : 0);
+  }
   out.width = plane.width;
   out.height = plane.height;
   out.words = packed_census_words(window);
+  out.code_bits = window_width * window_height - 1;
   const size_t plane_size = static_cast<size_t>(out.words) * out.width * out.height;
-  out.bits.assign(plane_size, 0u);
-  out.valid.assign(plane_size, 0u);
+  out.bits.resize(plane_size);  // every entry is written below
+  out.valid.resize(plane_size);
   if (out.width > 0 && out.height > 0) {
     HWY_DYNAMIC_DISPATCH(CensusRows)(plane, window_width, window_height, out);
   }
-  return out;
 }
 
 template <typename Pixel>
@@ -160,20 +194,38 @@ auto equals_integer(int missing_value) {
 
 }  // namespace
 
-PackedCensus packed_census(const ImageU8& image, CensusWindow window, int missing_value) {
+void packed_census(const ImageU8& image, CensusWindow window, int missing_value, PackedCensus& out) {
   check_integer_missing_value(missing_value, 255);
-  return census_of(image, window, equals_integer<uint8_t>(missing_value));
+  census_of(image, window, equals_integer<uint8_t>(missing_value), out);
+}
+
+void packed_census(const ImageU16& image, CensusWindow window, int missing_value, PackedCensus& out) {
+  check_integer_missing_value(missing_value, 65535);
+  census_of(image, window, equals_integer<uint16_t>(missing_value), out);
+}
+
+void packed_census(const ImageF32& image, CensusWindow window, float missing_value, PackedCensus& out) {
+  census_of(image, window, [missing_value](float value) {
+    return std::isnan(value) || value == missing_value;
+  }, out);
+}
+
+PackedCensus packed_census(const ImageU8& image, CensusWindow window, int missing_value) {
+  PackedCensus out;
+  packed_census(image, window, missing_value, out);
+  return out;
 }
 
 PackedCensus packed_census(const ImageU16& image, CensusWindow window, int missing_value) {
-  check_integer_missing_value(missing_value, 65535);
-  return census_of(image, window, equals_integer<uint16_t>(missing_value));
+  PackedCensus out;
+  packed_census(image, window, missing_value, out);
+  return out;
 }
 
 PackedCensus packed_census(const ImageF32& image, CensusWindow window, float missing_value) {
-  return census_of(image, window, [missing_value](float value) {
-    return std::isnan(value) || value == missing_value;
-  });
+  PackedCensus out;
+  packed_census(image, window, missing_value, out);
+  return out;
 }
 
 }  // namespace sv

@@ -17,6 +17,7 @@ struct PackedCensus {
   int width = 0;
   int height = 0;
   int words = 0;                // 32-bit words per code: 1 (5x5) .. 4 (11x11)
+  int code_bits = 0;            // bits per code: the window's W*H - 1
   std::vector<uint32_t> bits;   // [word][y][x]
   std::vector<uint32_t> valid;  // [word][y][x]
 
@@ -37,5 +38,10 @@ PackedCensus packed_census(const ImageU8& image, CensusWindow window, int missin
 PackedCensus packed_census(const ImageU16& image, CensusWindow window, int missing_value = -1);
 PackedCensus packed_census(const ImageF32& image, CensusWindow window,
                            float missing_value = std::numeric_limits<float>::quiet_NaN());
+// The same into `out`, whose memory is reused when large enough (a frame's census then touches
+// no fresh pages).
+void packed_census(const ImageU8& image, CensusWindow window, int missing_value, PackedCensus& out);
+void packed_census(const ImageU16& image, CensusWindow window, int missing_value, PackedCensus& out);
+void packed_census(const ImageF32& image, CensusWindow window, float missing_value, PackedCensus& out);
 
 }  // namespace sv

@@ -18,6 +18,7 @@
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
+#include "src/core/parallel_for.h"
 #include "src/core/synthetic_scene.h"
 #include "src/cpu_fast/fast_cpu_engine.h"
 #include "tests/support/high_bit_depth_pairs.h"
@@ -136,6 +137,21 @@ void check_every_case(int width, int height, const std::string& target) {
 TEST(FastCpuEngine, EqualsTheReferenceForEveryCaseOnTheBestTarget) {
   check_every_case(33, 17, fast_cpu_target_name());
   check_every_case(97, 45, fast_cpu_target_name());
+}
+
+// A single row, a single column and a single pixel (the sweeps' paths start and end at once,
+// the pyramid refuses them like the reference), on one thread and on two (the sweeps in turn,
+// or side by side meeting somewhere).
+TEST(FastCpuEngine, EqualsTheReferenceOnOneRowOrColumnForOneAndTwoThreads) {
+  for (const int threads : {1, 2}) {
+    set_worker_count(threads);
+    const std::string target = fast_cpu_target_name() + " threads " + std::to_string(threads);
+    check_every_case(1, 23, target);
+    check_every_case(29, 1, target);
+    check_every_case(1, 1, target);
+    check_every_case(97, 45, target);
+  }
+  set_worker_count(0);
 }
 
 // The baseline target Highway falls back to on a CPU without SIMD support it knows.

@@ -19,6 +19,7 @@
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 #include "src/core/median_filter.h"
+#include "src/core/parallel_for.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/winner_takes_all.h"
 #include "src/cpu_fast/fast_block_matching.h"
@@ -213,6 +214,36 @@ TEST(FastCensusCost, EqualsTheReferenceForUniformAndPerPixelRanges) {
   });
 }
 
+// A few missing pixels in both views: wholly valid codes (the kernel's shortcut without
+// the division) next to partly valid ones in the same vector of candidates, every window.
+TEST(FastCensusCost, EqualsTheReferenceWhereSomeCodesArePartlyValid) {
+  test::for_each_simd_target([](const std::string& target) {
+    const Size size{150, 23};
+    ImageU8 left = test::random_texture(size.width, size.height, 41);
+    ImageU8 right = test::random_texture(size.width, size.height, 43);
+    for (int y = 0; y < size.height; ++y) {
+      for (int x = 0; x < size.width; ++x) {
+        left.at(x, y) = std::max<uint8_t>(left.at(x, y), 1);
+        right.at(x, y) = std::max<uint8_t>(right.at(x, y), 1);
+      }
+    }
+    left.at(40, 10) = 0;
+    left.at(120, 3) = 0;
+    right.at(70, 12) = 0;
+    right.at(20, 20) = 0;
+    for (const CensusWindow window : kWindows) {
+      for (const SearchRange& range : {SearchRange(0, 64), SearchRange(-7, 100)}) {
+        const PaddedVolume<uint8_t> fast = fast_census_cost_volume(
+            packed_census(left, window, 0), packed_census(right, window, 0), range);
+        const CostVolume<uint8_t> reference = census_cost_volume(
+            census_transform(left, window, 0), census_transform(right, window, 0), range);
+        EXPECT_EQ(volume_mismatch(fast, reference), -1)
+            << target << " " << census_window_name(window) << " count " << range.count();
+      }
+    }
+  });
+}
+
 TEST(FastCensusCost, RejectsCodesOfDifferentSizes) {
   const PackedCensus a = packed_census(ImageU8(8, 8, 1), CensusWindow::W5x5);
   const PackedCensus b = packed_census(ImageU8(9, 8, 1), CensusWindow::W5x5);
@@ -298,8 +329,25 @@ void check_sgm(const SgmCase& c) {
     wta.subpixel = uniqueness != 60;
     ImageI16 right_view;
     const ImageI16 disparity = fast_winner_takes_all(fast, range, wta, &right_view);
-    EXPECT_TRUE(disparity == winner_takes_all(reference, wta)) << what << " WTA u " << uniqueness;
-    EXPECT_TRUE(right_view == right_view_disparity(reference)) << what << " right view";
+    const ImageI16 expected = winner_takes_all(reference, wta);
+    const ImageI16 expected_right = right_view_disparity(reference);
+    EXPECT_TRUE(disparity == expected) << what << " WTA u " << uniqueness;
+    EXPECT_TRUE(right_view == expected_right) << what << " right view";
+    // Aggregation and selection fused, on one thread (the backward sweep selects every row) and
+    // on two (the sweeps meet, each selects the rows it reaches second); one workspace reused.
+    SgmWorkspace work;
+    for (const int threads : {1, 2}) {
+      set_worker_count(threads);
+      ImageI16 fused_right;
+      const ImageI16 fused = fast_sgm_select(costs.fast, range, pair.left, settings, wta,
+                                             &fused_right, work, c.max_cost());
+      EXPECT_TRUE(fused == expected) << what << " fused, u " << uniqueness << ", threads " << threads;
+      EXPECT_TRUE(fused_right == expected_right) << what << " fused right view, threads " << threads;
+    }
+    set_worker_count(0);
+    EXPECT_TRUE(fast_sgm_select(costs.fast, range, pair.left, settings, wta, nullptr, work,
+                                c.max_cost()) == expected)
+        << what << " fused without the right view";
   }
 }
 
@@ -317,6 +365,17 @@ TEST(FastSgm, EqualsTheReferenceOnSmallImagesForEveryVariantAndTarget) {
       }
     }
   });
+}
+
+// One row, one column, one pixel: every path starts and ends at once; the fused selection's
+// sweeps meet in the only row or never share one.
+TEST(FastSgm, EqualsTheReferenceOnOneRowOrColumn) {
+  for (const Size size : {Size{1, 17}, Size{23, 1}, Size{1, 1}}) {
+    for (const int paths : {4, 8}) {
+      check_sgm({size, 37, paths, false, false, true});
+      check_sgm({size, 64, paths, true, true, false});
+    }
+  }
 }
 
 // Wide enough that two threads split the rows of the vertical sweeps.
@@ -378,6 +437,11 @@ TEST(FastSgm, RejectsWhatTheReferenceRejects) {
   WtaSettings wta;
   wta.uniqueness = 100;
   EXPECT_THROW(fast_winner_takes_all(sums, range, wta, nullptr), InputError);
+  SgmWorkspace work;
+  EXPECT_THROW(fast_sgm_select(costs, range, ImageU8(4, 4), settings, wta, nullptr, work), InputError);
+  wta.uniqueness = 10;
+  settings.paths = 5;
+  EXPECT_THROW(fast_sgm_select(costs, range, ImageU8(4, 4), settings, wta, nullptr, work), InputError);
 }
 
 // -1 when the two volumes hold the same candidates, else the first differing entry (0 for a
