@@ -117,7 +117,8 @@ class ViewerApp {
   // A/B (ab_comparison.h): B's thread on the running pipeline's pairs (the pair on screen
   // first), its results, its colours, and the panel's and script's requests for it.
   // `from_shown_pair`: B starts on the pair on screen (A/B switched on during a run).
-  void start_b(bool from_shown_pair);
+  void start_b(bool from_shown_pair, bool paused);
+  void settle_b_for_screenshot();
   void collect_b();
   void refresh_b_colours();
   void apply_ab_requests(const AbRequests& requests);
@@ -241,6 +242,7 @@ class ViewerApp {
   ImageRgb8 colorized_b_;            // B's disparity as shown
   ImageRgb8 difference_colours_;     // the difference view as shown
   double ab_wait_since_s_ = -1.0;    // when the screenshot began to wait for B; -1: not waiting
+  int64_t b_settling_sequence_ = -1;  // the frame B was started again on for the screenshot
   double closing_since_s_ = -1.0;    // when closing began to wait for the --screenshot's frame
   std::string last_input_line_;      // --log-input's, printed again only when it changes
   ColourRangeTracker colour_range_;
@@ -407,7 +409,7 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   // A switch still in flight goes to the new processing thread.
   if (!state_.engine.pending().empty()) pipeline_->processing().request_engine(state_.engine.pending());
   state_.active_source = choice;
-  if (state_.ab.enabled) start_b(false);  // attached before the first pair goes by, as A
+  if (state_.ab.enabled) start_b(false, state_.paused);  // attached before the first pair goes by, as A
   pipeline_->start();
   state_.source_error.clear();
   state_.source_notices.clear();
@@ -609,14 +611,13 @@ void ViewerApp::collect_results() {
   if (recorded_view() == RecordedView::A) recording_.add_frame(*frame_);
 }
 
-void ViewerApp::start_b(bool from_shown_pair) {
+void ViewerApp::start_b(bool from_shown_pair, bool paused) {
   std::optional<StereoPair> first;
   if (from_shown_pair && frame_) first = frame_->pair;
   try {
     // B's disparity comes to the host: its view and the difference are drawn from there.
     ab_.start(pipeline_->fan_out(), pipeline_->queue_policy(), make_engine,
-              state_.ab.engine.kind(), state_.ab.params, ResultParts{}, std::move(first),
-              state_.paused);
+              state_.ab.engine.kind(), state_.ab.params, ResultParts{}, std::move(first), paused);
   } catch (const std::exception& e) {
     state_.ab.enabled = false;
     state_.add_log(std::string("error: A/B: B's engine: ") + e.what());
@@ -633,6 +634,21 @@ void ViewerApp::start_b(bool from_shown_pair) {
   }
   state_.add_log("A/B: B on " + state_.ab.engine.kind() + ", " +
                  ab_parameter_changes(state_.params, state_.ab.params));
+}
+
+// Before the run's screenshot, B on the frame on screen. B skips pairs while it is busy (a
+// running source's newest-wins queue), and while A is paused for the screenshot B goes on to
+// pairs A never shows, so it may never compute the frame on screen: then it starts again on that
+// pair alone (paused: the run ends with the screenshot).
+void ViewerApp::settle_b_for_screenshot() {
+  if (!ab_.running() || !frame_ || b_settling_sequence_ == frame_->sequence) return;
+  const std::optional<AbMatch>& match = ab_.match();
+  if (match && match->a.sequence == frame_->sequence) return;
+  b_settling_sequence_ = frame_->sequence;
+  const double waiting_since = ab_wait_since_s_;
+  start_b(true, true);
+  ab_wait_since_s_ = waiting_since;
+  ab_.add_a(*frame_);
 }
 
 void ViewerApp::collect_b() {
@@ -705,7 +721,7 @@ void ViewerApp::apply_ab_requests(const AbRequests& requests) {
   }
   if (r.enable && *r.enable && !ab_.running()) {
     ab.enabled = true;
-    start_b(true);
+    start_b(true, state_.paused);
   } else if (r.enable && !*r.enable && ab_.running()) {
     ab_.stop();
     ab.enabled = false;
@@ -1682,6 +1698,7 @@ int ViewerApp::run() {
       // gets the same pairs, reaches A's frame and its errors come for it.
       if (ab_.running()) pipeline_->processing().set_paused(true);
     }
+    if (screenshot_due()) settle_b_for_screenshot();
     const bool due = (screenshot_due() && ab_settled()) || ended_early;
     if (due && !layout_settled() && ++unsettled_frames <= 10) {
       glfwSwapBuffers(window_);

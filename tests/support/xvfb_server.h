@@ -1,9 +1,10 @@
 #pragma once
 
 // An Xvfb server of a test's own (the viewer's tests, tests/support/viewer_harness.h):
-// the first free display number, stopped by stop().
+// a free display number that Xvfb chooses, stopped by stop().
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -37,52 +38,64 @@ inline bool exists(const std::string& path) {
   return stat(path.c_str(), &st) == 0;
 }
 
-// An Xvfb server of our own on the first free display number, killed at the end of the suite.
+// An Xvfb server of our own on a free display number, killed at the end of the suite.
 class XvfbServer {
  public:
   // Empty when it could not start; `why` then says why.
+  // Xvfb picks the display number itself (-displayfd) and writes it once it accepts clients:
+  // choosing a free number here raced with the suites ctest runs beside this one (a server that
+  // lost the race exited while the winner's socket made it look ready, and that winner's suite
+  // later took the display away mid-test).
   bool start(std::string& why) {
     const std::string xvfb = find_in_path("Xvfb");
     if (xvfb.empty()) {
       why = "Xvfb is not installed (apt-get install xvfb)";
       return false;
     }
-    for (int display = 90 + getpid() % 50; display < 400; ++display) {
-      const std::string socket = "/tmp/.X11-unix/X" + std::to_string(display);
-      const std::string lock = "/tmp/.X" + std::to_string(display) + "-lock";
-      if (exists(socket) || exists(lock)) continue;
-      const std::string name = ":" + std::to_string(display);
-      // Room for the largest window a test opens (1900x1060).
-      std::vector<std::string> args = {xvfb, name, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"};
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      posix_spawn_file_actions_t actions;
-      posix_spawn_file_actions_init(&actions);
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-      pid_t pid = 0;
-      const int spawned = posix_spawn(&pid, xvfb.c_str(), &actions, nullptr, argv.data(), environ);
-      posix_spawn_file_actions_destroy(&actions);
-      if (spawned != 0) {
-        why = "cannot start Xvfb";
-        return false;
-      }
-      // Ready once its socket exists; give up on this number if it exits (display taken).
-      for (int waited = 0; waited < 100; ++waited) {
-        if (exists(socket)) {
-          pid_ = pid;
-          display_ = name;
-          return true;
-        }
-        int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == pid) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-      if (kill(pid, SIGTERM) == 0) waitpid(pid, nullptr, 0);
+    int ready[2];
+    if (pipe(ready) != 0) {
+      why = "cannot make a pipe for Xvfb";
+      return false;
     }
-    why = "no free X display number for Xvfb";
-    return false;
+    // Room for the largest window a test opens (1900x1060).
+    std::vector<std::string> args = {xvfb, "-displayfd", std::to_string(ready[1]), "-screen", "0",
+                                     "1920x1080x24", "-nolisten", "tcp"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addclose(&actions, ready[0]);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, xvfb.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(ready[1]);
+    if (spawned != 0) {
+      close(ready[0]);
+      why = "cannot start Xvfb";
+      return false;
+    }
+    // The number and a newline, or end of file if it fails; at most 20 s on a loaded machine.
+    std::string number;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd p{ready[0], POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      char c = 0;
+      if (read(ready[0], &c, 1) != 1 || c == '\n') break;
+      number += c;
+    }
+    close(ready[0]);
+    if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos) {
+      if (kill(pid, SIGTERM) == 0) waitpid(pid, nullptr, 0);
+      why = "Xvfb did not start (no display number within 20 s)";
+      return false;
+    }
+    pid_ = pid;
+    display_ = ":" + number;
+    return true;
   }
 
   void stop() {
