@@ -5,7 +5,7 @@
 #   thread   TSan over the threaded tests: the queue, capture and processing threads (engine
 #            switches included), playback, the recorder, the CLI's recording runs, the CPU
 #            engines' worker, the pair pool's blocks given back on other threads (the SIMD
-#            engine's two SGM sweeps pass too, in 134 s: run by hand)
+#            engine's two SGM sweeps pass too, in 134 s: run by hand), parallel_for's pool and fork
 # Usage: scripts/sanitizer_test.sh address|thread [extra ctest / gtest arguments]
 # The CUDA layer is left out (the sanitizers do not instrument device code, and CI has no GPU).
 # The suppression files in tests/sanitizers/ name the outside libraries whose own leaks or
@@ -38,7 +38,7 @@ case "$kind" in
     configure "$build_dir"
     tests=(unit_bounded_queue unit_capture_thread unit_processing_thread unit_playback_source
            unit_recording unit_full_depth_recording app_record_cli unit_engine_interface
-           unit_block_pool unit_viewer_loop_timing)
+           unit_block_pool unit_viewer_loop_timing unit_parallel_for)
     cmake --build "$build_dir" -j "$(nproc)" --target stereoview "${tests[@]}"
     failed=()
     for t in "${tests[@]}"; do

@@ -1,5 +1,7 @@
 #include "src/core/parallel_for.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -62,15 +64,38 @@ class WorkerPool {
   // Never destroyed: a call made while the program exits (from a thread still running) finds
   // it intact; its threads wait idle until the process ends.
   static WorkerPool& instance() {
-    static WorkerPool* pool = new WorkerPool;
+    static WorkerPool* pool = [] {
+      pthread_atfork([] { instance().end_idle_threads(); }, nullptr, nullptr);
+      return new WorkerPool;
+    }();
     return *pool;
+  }
+
+  // Before a fork (pthread_atfork): the idle threads end, and the next call starts new ones. A
+  // child has only the thread that forked, and ThreadSanitizer stops a child that starts a thread
+  // after a fork of a process with others running (the recording tests fork to limit a file's
+  // size). A pool busy with a call, or a fork from inside a body, keeps its threads.
+  void end_idle_threads() {
+    if (t_inside_job) return;
+    std::vector<std::thread> ending;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (job_ != nullptr || threads_.empty()) return;
+      ending.swap(threads_);
+      ending_ = true;
+      ++generation_;
+    }
+    wake_.notify_all();
+    for (std::thread& t : ending) t.join();
+    std::lock_guard<std::mutex> lock(mutex_);
+    ending_ = false;
   }
 
   // Runs `job` on the caller and up to `helpers` pool threads; false (nothing run) when busy.
   bool run(Job& job, int helpers) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (job_ != nullptr) return false;
+      if (job_ != nullptr || ending_) return false;
       while (static_cast<int>(threads_.size()) < helpers) {
         threads_.emplace_back([this] { serve(); });
       }
@@ -93,6 +118,7 @@ class WorkerPool {
     for (;;) {
       wake_.wait(lock, [&] { return generation_ != seen; });
       seen = generation_;
+      if (ending_) return;
       if (job_ == nullptr || seats_ == 0) continue;  // closed already, or enough helpers
       Job* job = job_;
       --seats_;
@@ -112,6 +138,7 @@ class WorkerPool {
   uint64_t generation_ = 0;
   int seats_ = 0;   // helpers that may still join the current job
   int inside_ = 0;  // helpers working on it
+  bool ending_ = false;  // end_idle_threads() is ending the threads
 };
 
 // The fallback: a thread per further worker for this call alone.

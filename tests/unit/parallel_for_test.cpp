@@ -1,6 +1,9 @@
 // parallel_for: every index once, on any worker count, from nested and concurrent callers, with
-// the first exception rethrown.
+// the first exception rethrown; a forked child (the pool's idle threads end before the fork)
+// runs it and starts threads of its own.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <stdexcept>
@@ -68,6 +71,28 @@ TEST(ParallelFor, RethrowsTheFirstExceptionAfterEveryWorkerStopped) {
     EXPECT_GE(ran.load(), 1);
     EXPECT_EQ(visits(10), std::vector<int>(10, 1)) << "the pool still works afterwards";
   }
+  set_worker_count(0);
+}
+
+// The recording tests fork a child that records on a thread of its own. The pool's threads end
+// before the fork, so the child of this process is that of a single-threaded one (which
+// ThreadSanitizer requires of a child that starts threads), and its calls still run every index.
+TEST(ParallelFor, AForkedChildRunsItAndStartsThreads) {
+  set_worker_count(4);
+  ASSERT_EQ(visits(1000), std::vector<int>(1000, 1));  // the pool's threads exist now
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    bool ok = visits(1000) == std::vector<int>(1000, 1);
+    std::atomic<bool> ran{false};
+    std::thread other([&] { ran = true; });
+    other.join();
+    _exit(ok && ran ? 0 : 3);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  EXPECT_EQ(visits(1000), std::vector<int>(1000, 1));  // and the parent's pool starts again
   set_worker_count(0);
 }
 
