@@ -17,6 +17,10 @@
 #include "tests/support/own_memory_engine.h"
 #include "tests/support/synthetic_frames.h"
 
+#ifdef STEREOVIEW_HAS_CUDA
+#include "cuda/device_info.h"
+#endif
+
 namespace sv {
 namespace {
 
@@ -84,6 +88,38 @@ INSTANTIATE_TEST_SUITE_P(BothInputs, HostStreamInputs,
                            return info.param == StreamInput::EngineMemory ? "EngineMemory"
                                                                           : "Staged";
                          });
+
+#ifdef STEREOVIEW_HAS_CUDA
+// On the GPU machine: the CUDA engine's frames through the bench's loop equal the CPU reference
+// bit for bit with either input; the pair in the engine's pinned memory goes up with no host
+// copy, the staged pair is copied every frame, and every frame reports its transfers and span.
+TEST_P(HostStreamInputs, TheCudaEnginesFramesEqualTheCpuReference) {
+  const cuda::DeviceInfo device = cuda::query_device();
+  if (!device.available) GTEST_SKIP() << "needs a CUDA device: " << device.reason;
+  const GrayPair pair = synthetic_gray_pair(333, 200);
+  StereoParams params;
+  params.num_disparities = 64;
+  const ImageI16 expected = CpuEngine().compute(pair.left, pair.right, params).disparity_fixed;
+  std::ostringstream notices;
+  const std::unique_ptr<StereoEngine> engine = make_engine("cuda", notices);
+  ASSERT_TRUE(engine->host_memory()->pinned());
+  constexpr int kWarmup = 2, kRuns = 6;
+  int collected = 0, equal = 0, host_copied = 0;
+  const HostStreamTimes t = time_host_stream(
+      *engine, pair.left, pair.right, params, GetParam(), kWarmup, kRuns,
+      [&](const DisparityResult& result) {
+        ++collected;
+        equal += result.disparity_fixed == expected ? 1 : 0;
+        host_copied += result.timings.host_copy_ms > 0.0 ? 1 : 0;
+      });
+  EXPECT_EQ(collected, kWarmup + 2 * kRuns);
+  EXPECT_EQ(equal, collected);
+  EXPECT_EQ(host_copied, GetParam() == StreamInput::Staged ? collected : 0);
+  EXPECT_EQ(t.stream_upload_ms.size(), static_cast<size_t>(kRuns));
+  EXPECT_EQ(t.stream_download_ms.size(), static_cast<size_t>(kRuns));
+  EXPECT_EQ(t.span_gaps_ms.size(), static_cast<size_t>(kRuns));
+}
+#endif
 
 // An engine with host memory of its own (counted) that notes where each submitted pair lies.
 class PlaneNotingEngine : public test::OwnMemoryEngine {
