@@ -39,6 +39,26 @@ StereoParams small_params() {
   return params;
 }
 
+// What the bench's loop collected, frame by frame, against the expected disparity.
+struct Collected {
+  int frames = 0, equal = 0, with_float = 0, host_copied = 0;
+  HostStreamTimes times;
+};
+
+// The bench's loop on `engine` with `input`, every collected result compared with `expected`.
+Collected stream_and_compare(StereoEngine& engine, const GrayPair& pair, const StereoParams& params,
+                             StreamInput input, int warmup, int runs, const ImageI16& expected) {
+  Collected c;
+  c.times = time_host_stream(engine, pair.left, pair.right, params, input, warmup, runs,
+                             [&](const DisparityResult& result) {
+                               ++c.frames;
+                               c.equal += result.disparity_fixed == expected ? 1 : 0;
+                               c.with_float += result.disparity.empty() ? 0 : 1;
+                               c.host_copied += result.timings.host_copy_ms > 0.0 ? 1 : 0;
+                             });
+  return c;
+}
+
 class HostStreamInputs : public ::testing::TestWithParam<StreamInput> {};
 
 // Every frame the bench collects, warm-up, streamed and alone, is the reference engine's plain
@@ -56,17 +76,11 @@ TEST_P(HostStreamInputs, TheCpuEnginesFramesEqualAPlainCompute) {
   std::ostringstream notices;
   const std::unique_ptr<StereoEngine> engine = make_engine("cpu", notices);
   constexpr int kWarmup = 2, kRuns = 5;
-  int collected = 0, equal = 0, with_float = 0;
-  const HostStreamTimes t = time_host_stream(
-      *engine, pair.left, pair.right, params, GetParam(), kWarmup, kRuns,
-      [&](const DisparityResult& result) {
-        ++collected;
-        equal += result.disparity_fixed == expected ? 1 : 0;
-        with_float += result.disparity.empty() ? 0 : 1;
-      });
-  EXPECT_EQ(collected, kWarmup + 2 * kRuns);
-  EXPECT_EQ(equal, collected);
-  EXPECT_EQ(with_float, 0);
+  const Collected c = stream_and_compare(*engine, pair, params, GetParam(), kWarmup, kRuns, expected);
+  EXPECT_EQ(c.frames, kWarmup + 2 * kRuns);
+  EXPECT_EQ(c.equal, c.frames);
+  EXPECT_EQ(c.with_float, 0);
+  const HostStreamTimes& t = c.times;
   EXPECT_EQ(t.stream_stages_ms.size(), static_cast<size_t>(kRuns));
   EXPECT_EQ(t.latency_ms.size(), static_cast<size_t>(kRuns));
   EXPECT_EQ(t.submit_ms.size(), static_cast<size_t>(kRuns));
@@ -104,20 +118,14 @@ TEST_P(HostStreamInputs, TheCudaEnginesFramesEqualTheCpuReference) {
   const std::unique_ptr<StereoEngine> engine = make_engine("cuda", notices);
   ASSERT_TRUE(engine->host_memory()->pinned());
   constexpr int kWarmup = 2, kRuns = 6;
-  int collected = 0, equal = 0, host_copied = 0;
-  const HostStreamTimes t = time_host_stream(
-      *engine, pair.left, pair.right, params, GetParam(), kWarmup, kRuns,
-      [&](const DisparityResult& result) {
-        ++collected;
-        equal += result.disparity_fixed == expected ? 1 : 0;
-        host_copied += result.timings.host_copy_ms > 0.0 ? 1 : 0;
-      });
-  EXPECT_EQ(collected, kWarmup + 2 * kRuns);
-  EXPECT_EQ(equal, collected);
-  EXPECT_EQ(host_copied, GetParam() == StreamInput::Staged ? collected : 0);
-  EXPECT_EQ(t.stream_upload_ms.size(), static_cast<size_t>(kRuns));
-  EXPECT_EQ(t.stream_download_ms.size(), static_cast<size_t>(kRuns));
-  EXPECT_EQ(t.span_gaps_ms.size(), static_cast<size_t>(kRuns));
+  const Collected c = stream_and_compare(*engine, pair, params, GetParam(), kWarmup, kRuns, expected);
+  EXPECT_EQ(c.frames, kWarmup + 2 * kRuns);
+  EXPECT_EQ(c.equal, c.frames);
+  EXPECT_EQ(c.with_float, 0);
+  EXPECT_EQ(c.host_copied, GetParam() == StreamInput::Staged ? c.frames : 0);
+  EXPECT_EQ(c.times.stream_upload_ms.size(), static_cast<size_t>(kRuns));
+  EXPECT_EQ(c.times.stream_download_ms.size(), static_cast<size_t>(kRuns));
+  EXPECT_EQ(c.times.span_gaps_ms.size(), static_cast<size_t>(kRuns));
 }
 #endif
 
