@@ -78,7 +78,7 @@ grep -E "^census-sgm +(640x480 +128|1920x1080 +128|1920x1080 +256) " "$out/bench
 grep -E "^bm-sad +1920x1080 +128 " "$out/bench_bm.txt"
 grep -E "^(rank-sgm|esaw|esmp) +(640x480|1920x1080) +128 " "$out/bench_other.txt"
 echo "host to host (device ms, fps, ms/frame, latency ms, host ms; under each row, where the time goes):"
-grep -E "^(input: |census-sgm |  streamed: |  alone: )" "$out/bench_host_to_host.txt"
+grep -E "^(input: |census-sgm |  streamed |  alone: )" "$out/bench_host_to_host.txt"
 echo "device call:"
 grep -E "^census-sgm " "$out/bench_device.txt"
 grep -E "^host time" "$out/headless_1080p.txt"

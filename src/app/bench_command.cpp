@@ -124,6 +124,12 @@ double median_of(const std::vector<double>& values) {
   return values.empty() ? 0.0 : spread_of(values).median;
 }
 
+double mean_of(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
+}
+
 // "name 1.234", or nothing when the engine has no such figure.
 std::string figure(const std::string& name, const std::vector<double>& values) {
   return values.empty() ? "" : name + " " + fmt(median_of(values));
@@ -270,15 +276,21 @@ std::string bench_table_line(const std::vector<std::string>& cells) {
 
 std::string host_stream_breakdown(const HostStreamTimes& t, const DeviceCallTimes& call) {
   const bool has_device = !t.span_gaps_ms.empty();
+  // The stream's time a frame is a mean (its time over its frames), so its stages are one too:
+  // then the rest is the mean time a frame's stages left the engine idle.
   const double per_frame = 1000.0 / t.frames_per_second;
-  const double stream_stages = median_of(t.stream_stages_ms);
-  std::string streamed = "  streamed: " + fmt(per_frame) + " ms a frame = stages " +
+  const double stream_stages = mean_of(t.stream_stages_ms);
+  std::string streamed = "  streamed (means): " + fmt(per_frame) + " ms a frame = stages " +
                          fmt(stream_stages) + " + between them " + fmt(per_frame - stream_stages);
   if (!call.call_ms.empty()) {
-    const double call_ms = median_of(call.call_ms), call_stages = median_of(call.stages_ms);
-    streamed += "; device call " + fmt(call_ms) + " = stages " + fmt(call_stages) +
-                " + between them " + fmt(call_ms - call_stages) + "; stream over call " +
-                signed_fmt(100.0 * (per_frame / call_ms - 1.0), 1) + " %";
+    std::vector<double> call_between;
+    for (size_t i = 0; i < call.call_ms.size() && i < call.stages_ms.size(); ++i) {
+      call_between.push_back(call.call_ms[i] - call.stages_ms[i]);
+    }
+    const double call_ms = median_of(call.call_ms);
+    streamed += "; device call (medians) " + fmt(call_ms) + " = stages " +
+                fmt(median_of(call.stages_ms)) + " + between them " + fmt(median_of(call_between)) +
+                "; stream over call " + signed_fmt(100.0 * (per_frame / call_ms - 1.0), 1) + " %";
   } else if (has_device) {
     streamed += "; no device call (--engine cuda times it)";
   }

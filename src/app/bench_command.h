@@ -42,7 +42,8 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
 std::string bench_table_line(const std::vector<std::string>& cells);
 
 // The two lines under a --host-to-host row that say where its time goes. Streamed: a frame's time
-// is its stages plus the time between them, beside the device call's; more stage time than the
+// (means over the stream) is its stages plus the time between them, beside the device call's
+// (medians); more stage time than the
 // call's is the frames slowing each other on the device (contention), more time between them is
 // the device waiting for its next frame (bubbles); then the upload and download. Alone: the
 // latency is the device's span (upload, stages, result copy, download, gaps) plus the host's time

@@ -300,7 +300,7 @@ TEST(Cli, BenchHostToHostSaysItsInputAndWhereTheTimeGoes) {
   EXPECT_TRUE(contains(pooled.out, "input: the pair in two blocks of the engine's own host memory (plain)"))
       << pooled.out;
   EXPECT_TRUE(contains(pooled.out, "census-sgm  64x48      16    ")) << pooled.out;
-  EXPECT_TRUE(contains(pooled.out, "\n  streamed: ")) << pooled.out;
+  EXPECT_TRUE(contains(pooled.out, "\n  streamed (means): ")) << pooled.out;
   EXPECT_TRUE(contains(pooled.out, " ms a frame = stages ")) << pooled.out;
   EXPECT_TRUE(contains(pooled.out, "\n  alone: latency ")) << pooled.out;
   EXPECT_TRUE(contains(pooled.out, "; host: submit ")) << pooled.out;
@@ -311,7 +311,7 @@ TEST(Cli, BenchHostToHostSaysItsInputAndWhereTheTimeGoes) {
   const auto staged = run_stereoview(staged_args);
   ASSERT_EQ(staged.exit_code, 0) << staged.err;
   EXPECT_TRUE(contains(staged.out, "input: ordinary host images (--staged-input)")) << staged.out;
-  EXPECT_TRUE(contains(staged.out, "\n  streamed: ")) << staged.out;
+  EXPECT_TRUE(contains(staged.out, "\n  streamed (means): ")) << staged.out;
 
   staged_args.push_back("--json");
   const auto json = run_stereoview(staged_args);
