@@ -28,7 +28,8 @@ struct CallerStream {
 
 std::vector<double> time_device_calls(CudaEngine& engine, const ImageU8& left, const ImageU8& right,
                                       const StereoParams& params, int warmup, int runs,
-                                      StageTimings* stages) {
+                                      StageTimings* stages,
+                                      std::vector<StageTimings>* each_call) {
   require_matching_pair(left, right);
   const size_t pixels = left.size();
   DeviceBuffer<uint8_t> device_left, device_right;
@@ -55,7 +56,9 @@ std::vector<double> time_device_calls(CudaEngine& engine, const ImageU8& left, c
     SV_CUDA_CHECK(cudaEventSynchronize(caller.stop));
     float ms = 0.0f;
     SV_CUDA_CHECK(cudaEventElapsedTime(&ms, caller.start, caller.stop));
-    if (i >= warmup) times.push_back(ms);
+    if (i < warmup) continue;
+    times.push_back(ms);
+    if (each_call != nullptr) each_call->push_back(engine.last_device_call_timings());
   }
   if (stages != nullptr) *stages = engine.last_device_call_timings();
   return times;

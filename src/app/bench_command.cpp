@@ -92,27 +92,108 @@ std::string stream_table_line(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
-// --host-to-host: one row of the stream table.
+#ifdef STEREOVIEW_HAS_CUDA
+// The CUDA engine itself (--engine cuda), or null: bench --device and a --host-to-host row's
+// device call need its public device call.
+cuda::CudaEngine* as_cuda_engine(StereoEngine& engine) { return dynamic_cast<cuda::CudaEngine*>(&engine); }
+#endif
+
+// A --host-to-host row's device call; empty for an engine without it (host engines, --engine
+// auto).
+DeviceCallTimes time_device_call_beside(StereoEngine& engine, const BenchOptions& options,
+                                          const StereoParams& params, const ImageU8& left,
+                                          const ImageU8& right) {
+  DeviceCallTimes figures;
+#ifdef STEREOVIEW_HAS_CUDA
+  if (cuda::CudaEngine* cuda_engine = as_cuda_engine(engine)) {
+    std::vector<StageTimings> each_call;
+    figures.call_ms = cuda::time_device_calls(*cuda_engine, left, right, params, options.warmup,
+                                              options.runs, nullptr, &each_call);
+    for (const StageTimings& t : each_call) figures.stages_ms.push_back(stages_without_transfers_ms(t));
+  }
+#else
+  (void)engine; (void)options; (void)params; (void)left; (void)right;
+#endif
+  return figures;
+}
+
+// A difference, with its sign either way.
+std::string signed_fmt(double v, int precision = 3) { return (v < 0 ? "" : "+") + fmt(v, precision); }
+
+double median_of(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : spread_of(values).median;
+}
+
+double mean_of(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
+}
+
+// "name 1.234", or nothing when the engine has no such figure.
+std::string figure(const std::string& name, const std::vector<double>& values) {
+  return values.empty() ? "" : name + " " + fmt(median_of(values));
+}
+
+std::string joined(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string text;
+  for (const std::string& part : parts) {
+    if (part.empty()) continue;
+    text += (text.empty() ? "" : separator) + part;
+  }
+  return text;
+}
+
+// Which input a --host-to-host run's figures used.
+std::string host_stream_input_line(const StereoEngine& engine, bool staged) {
+  if (staged) {
+    return "input: ordinary host images (--staged-input), copied by the engine into its upload "
+           "staging every frame";
+  }
+  return std::string("input: the pair in two blocks of the engine's own host memory (") +
+         engine.host_memory()->name() + "), written once and submitted every frame, as a camera "
+         "source gives it (--staged-input: ordinary host images instead)";
+}
+
+// --host-to-host: one row of the stream table, and where its time goes.
 void bench_host_stream(StereoEngine& engine, const BenchOptions& options, const std::string& algorithm,
                        const ImageU8& left, const ImageU8& right, int disparities, std::ostream& out) {
   const StereoParams params = row_params(options, algorithm, disparities);
-  const HostStreamTimes t = time_host_stream(engine, left, right, params, options.warmup, options.runs);
-  const double device = spread_of(t.device_ms).median;
+  const StreamInput input = options.staged_input ? StreamInput::Staged : StreamInput::EngineMemory;
+  const HostStreamTimes t =
+      time_host_stream(engine, left, right, params, input, options.warmup, options.runs);
+  const DeviceCallTimes call = time_device_call_beside(engine, options, params, left, right);
+  const double device = median_of(t.device_ms);
   const double per_frame = 1000.0 / t.frames_per_second;
   const std::string size = std::to_string(left.width()) + "x" + std::to_string(left.height());
   if (options.json) {
-    out << "{\"mode\": \"host-to-host\", \"engine\": \"" << engine.name() << "\", \"algorithm\": \""
+    const auto json_figure = [](const std::vector<double>& values) {
+      return values.empty() ? std::string("null") : fmt(median_of(values), 4);
+    };
+    out << "{\"mode\": \"host-to-host\", \"engine\": \"" << engine.name() << "\", \"input\": \""
+        << (options.staged_input ? "staged" : "engine-memory") << "\", \"algorithm\": \""
         << algorithm << "\", \"width\": " << left.width() << ", \"height\": " << left.height()
         << ", \"disparities\": " << disparities << ", \"device_ms\": " << fmt(device, 4)
         << ", \"fps\": " << fmt(t.frames_per_second, 1) << ", \"ms_per_frame\": " << fmt(per_frame, 4)
-        << ", \"latency_ms\": " << fmt(spread_of(t.latency_ms).median, 4)
-        << ", \"host_ms\": " << fmt(spread_of(t.host_ms).median, 4) << "}\n";
+        << ", \"latency_ms\": " << json_figure(t.latency_ms)
+        << ", \"host_ms\": " << json_figure(t.host_ms)
+        << ", \"stream_stages_ms\": " << json_figure(t.stream_stages_ms)
+        << ", \"stream_upload_ms\": " << json_figure(t.stream_upload_ms)
+        << ", \"stream_download_ms\": " << json_figure(t.stream_download_ms)
+        << ", \"upload_ms\": " << json_figure(t.upload_ms)
+        << ", \"results_ms\": " << json_figure(t.results_ms)
+        << ", \"download_ms\": " << json_figure(t.download_ms)
+        << ", \"span_gaps_ms\": " << json_figure(t.span_gaps_ms)
+        << ", \"submit_ms\": " << json_figure(t.submit_ms)
+        << ", \"after_wait_ms\": " << json_figure(t.after_wait_ms)
+        << ", \"device_call_ms\": " << json_figure(call.call_ms)
+        << ", \"device_call_stages_ms\": " << json_figure(call.stages_ms) << "}\n";
     return;
   }
   out << stream_table_line({algorithm, size, std::to_string(disparities), fmt(device),
-                            fmt(t.frames_per_second, 1), fmt(per_frame), fmt(spread_of(t.latency_ms).median),
-                            fmt(spread_of(t.host_ms).median)})
-      << std::flush;
+                            fmt(t.frames_per_second, 1), fmt(per_frame), fmt(median_of(t.latency_ms)),
+                            fmt(median_of(t.host_ms))})
+      << host_stream_breakdown(t, call) << std::flush;
 }
 
 // --viewer-loop: one row of the viewer's processing thread on colour pairs, as the viewer runs it
@@ -150,7 +231,7 @@ void bench_device_calls(StereoEngine& any_engine, const BenchOptions& options,
                         const std::string& algorithm, const ImageU8& left, const ImageU8& right,
                         int disparities, std::ostream& out) {
 #ifdef STEREOVIEW_HAS_CUDA
-  auto* engine = dynamic_cast<cuda::CudaEngine*>(&any_engine);
+  cuda::CudaEngine* engine = as_cuda_engine(any_engine);
   if (engine == nullptr) throw RuntimeError("bench --device needs the CUDA engine (--engine cuda)");
   const StereoParams params = row_params(options, algorithm, disparities);
   StageTimings stages;
@@ -193,6 +274,48 @@ std::string bench_table_line(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
+std::string host_stream_breakdown(const HostStreamTimes& t, const DeviceCallTimes& call) {
+  const bool has_device = !t.span_gaps_ms.empty();
+  // The stream's time a frame is a mean (its time over its frames), so its stages are one too:
+  // then the rest is the mean time a frame's stages left the engine idle.
+  const double per_frame = 1000.0 / t.frames_per_second;
+  const double stream_stages = mean_of(t.stream_stages_ms);
+  std::string streamed = "  streamed (means): " + fmt(per_frame) + " ms a frame = stages " +
+                         fmt(stream_stages) + " + between them " + fmt(per_frame - stream_stages);
+  if (!call.call_ms.empty()) {
+    std::vector<double> call_between;
+    for (size_t i = 0; i < call.call_ms.size() && i < call.stages_ms.size(); ++i) {
+      call_between.push_back(call.call_ms[i] - call.stages_ms[i]);
+    }
+    const double call_ms = median_of(call.call_ms);
+    streamed += "; device call (medians) " + fmt(call_ms) + " = stages " +
+                fmt(median_of(call.stages_ms)) + " + between them " + fmt(median_of(call_between)) +
+                "; stream over call " + signed_fmt(100.0 * (per_frame / call_ms - 1.0), 1) + " %";
+  } else if (has_device) {
+    streamed += "; no device call (--engine cuda times it)";
+  }
+  const std::string transfers =
+      joined({figure("upload", t.stream_upload_ms), figure("download", t.stream_download_ms)}, ", ");
+  if (!transfers.empty()) streamed += "; " + transfers;
+
+  std::string alone = "  alone: latency " + fmt(median_of(t.latency_ms)) + " ms";
+  if (has_device) {
+    alone += " = device span (" +
+             joined({figure("upload", t.upload_ms), figure("stages", t.device_ms),
+                     figure("results", t.results_ms), figure("download", t.download_ms),
+                     figure("gaps", t.span_gaps_ms)},
+                    ", ") +
+             ") + host " + fmt(median_of(t.host_ms));
+  }
+  alone += "; host: submit " + fmt(median_of(t.submit_ms)) + ", collect after its wait " +
+           fmt(median_of(t.after_wait_ms));
+  if (!call.call_ms.empty()) {
+    alone += "; latency over call " + signed_fmt(median_of(t.latency_ms) - median_of(call.call_ms)) +
+             " ms";
+  }
+  return streamed + "\n" + alone + "\n";
+}
+
 int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostream& err) {
   try {
     // --device times the CUDA engine's own device call, so it takes that engine alone.
@@ -217,7 +340,8 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
       out << "bench --host-to-host: engine " << engine->name() << ", 8-bit pairs from host memory "
           << "to the fixed-point disparity in host memory; " << options.warmup << " warm-up, then "
           << options.runs << " frames streamed (two in flight) and " << options.runs
-          << " alone; ms are medians\n\n"
+          << " alone; ms are medians\n"
+          << host_stream_input_line(*engine, options.staged_input) << "\n\n"
           << stream_table_line({"algorithm", "size", "D", "device ms", "fps", "ms/frame",
                                 "latency ms", "host ms"});
     } else if (options.mode == BenchMode::ViewerLoop && !options.json) {

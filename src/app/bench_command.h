@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "src/app/host_stream_timing.h"
 #include "src/core/stereo_params.h"
 
 namespace sv {
@@ -24,6 +25,10 @@ struct BenchOptions {
   StereoParams params;  // every other parameter (paths, subpixel, LR check, ...)
   bool json = false;
   BenchMode mode = BenchMode::Stages;
+  // --host-to-host --staged-input: the pairs in ordinary host memory, copied by the engine into
+  // its staging every frame, instead of in blocks of the engine's own host memory (as a camera
+  // source gives them).
+  bool staged_input = false;
 };
 
 // `stereoview bench`: every algorithm x size x disparity count on the synthetic scene; after
@@ -35,5 +40,14 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
 // One line of the text table (algorithm, size, D, total ms, fps, GDE/s, stages): each column
 // padded to its width and followed by at least one space, however wide its value.
 std::string bench_table_line(const std::vector<std::string>& cells);
+
+// The two lines under a --host-to-host row that say where its time goes. Streamed: a frame's time
+// (means over the stream) is its stages plus the time between them, beside the device call's
+// (medians); more stage time than the
+// call's is the frames slowing each other on the device (contention), more time between them is
+// the device waiting for its next frame (bubbles); then the upload and download. Alone: the
+// latency is the device's span (upload, stages, result copy, download, gaps) plus the host's time
+// around it, of which submit() and collect() after its wait.
+std::string host_stream_breakdown(const HostStreamTimes& times, const DeviceCallTimes& call);
 
 }  // namespace sv

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
+
+#include "src/core/block_pool.h"
+#include "src/core/error.h"
 
 namespace sv {
 namespace {
@@ -12,46 +16,110 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The milliseconds of every stage named `name` in a frame (none: 0).
+double stage_ms(const StageTimings& timings, const std::string& name) {
+  double sum = 0.0;
+  for (const StageTiming& s : timings.stages) {
+    if (s.stage == name) sum += s.milliseconds;
+  }
+  return sum;
+}
+
+bool has_stage(const StageTimings& timings, const std::string& name) {
+  return std::any_of(timings.stages.begin(), timings.stages.end(),
+                     [&](const StageTiming& s) { return s.stage == name; });
+}
+
+// A frame's stage `name` added to `values`, for the engines that have it.
+void add_stage(const StageTimings& timings, const std::string& name, std::vector<double>& values) {
+  if (has_stage(timings, name)) values.push_back(stage_ms(timings, name));
+}
+
+// The pair as a camera source gives it: written once into two blocks of the engine's host
+// memory. The blocks outlive their pool, held by the images and, while it uploads, the engine.
+std::pair<ImageU8, ImageU8> in_engine_memory(const StereoEngine& engine, const ImageU8& left,
+                                             const ImageU8& right) {
+  BlockPool pool(engine.host_memory(), 2);
+  ImageU8 pooled_left = pooled_copy(&pool, left);
+  ImageU8 pooled_right = pooled_copy(&pool, right);
+  if (!pooled_left.block() || !pooled_right.block()) {
+    throw RuntimeError("bench --host-to-host: no block of the engine's host memory for the pair");
+  }
+  return {std::move(pooled_left), std::move(pooled_right)};
+}
+
 }  // namespace
 
 bool is_transfer_stage(const std::string& stage) {
   return stage == "upload" || stage == "download" || stage == "results";
 }
 
+double stages_without_transfers_ms(const StageTimings& timings) {
+  double sum = 0.0;
+  for (const StageTiming& s : timings.stages) {
+    if (!is_transfer_stage(s.stage)) sum += s.milliseconds;
+  }
+  return sum;
+}
+
 HostStreamTimes time_host_stream(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
-                                 const StereoParams& params, int warmup, int runs) {
+                                 const StereoParams& params, StreamInput input, int warmup, int runs,
+                                 const CollectedResultCheck& check) {
+  // Staged: the caller's images as they are, which the engine copies into its staging.
+  std::pair<ImageU8, ImageU8> pooled;
+  if (input == StreamInput::EngineMemory) pooled = in_engine_memory(engine, left, right);
   FrameRequest request;
-  request.pair = PairView::of(left, right);
+  request.pair = input == StreamInput::EngineMemory ? PairView::of(pooled.first, pooled.second)
+                                                    : PairView::of(left, right);
   request.params = params;
   request.want = ResultParts::fixed_only();
   DisparityResult result;  // reused: the loop allocates nothing once it has the size
+  const auto collect = [&] {
+    engine.collect(result);
+    if (check) check(result);
+  };
   for (int i = 0; i < warmup; ++i) {
     engine.submit(request);
-    engine.collect(result);
+    collect();
   }
 
   HostStreamTimes times;
+  // The per-frame figures are read after each collect(), outside the engine's work but inside
+  // the stream's time, as a program that looks at its results would.
+  const auto note_streamed = [&] {
+    collect();
+    times.stream_stages_ms.push_back(stages_without_transfers_ms(result.timings));
+    add_stage(result.timings, "upload", times.stream_upload_ms);
+    add_stage(result.timings, "download", times.stream_download_ms);
+  };
   const auto stream_start = Clock::now();
   for (int i = 0; i < runs; ++i) {
     engine.submit(request);
-    if (engine.frames_in_flight() == 2) engine.collect(result);
+    if (engine.frames_in_flight() == 2) note_streamed();
   }
-  while (engine.frames_in_flight() > 0) engine.collect(result);
+  while (engine.frames_in_flight() > 0) note_streamed();
   times.frames_per_second = runs / (ms_since(stream_start) / 1000.0);
 
   for (int i = 0; i < runs; ++i) {
     const auto start = Clock::now();
     engine.submit(request);
+    const double submitted = ms_since(start);
+    const auto collect_start = Clock::now();
     engine.collect(result);
+    const double collected = ms_since(collect_start);
     const double latency = ms_since(start);
-    double device = 0.0;
-    for (const StageTiming& s : result.timings.stages) {
-      if (!is_transfer_stage(s.stage)) device += s.milliseconds;
-    }
+    if (check) check(result);
+    const StageTimings& t = result.timings;
     times.latency_ms.push_back(latency);
-    times.device_ms.push_back(device);
+    times.device_ms.push_back(stages_without_transfers_ms(t));
+    add_stage(t, "upload", times.upload_ms);
+    add_stage(t, "results", times.results_ms);
+    add_stage(t, "download", times.download_ms);
     // A host engine's frame is host time throughout (no device span).
-    times.host_ms.push_back(std::max(0.0, latency - result.timings.device_span_ms));
+    times.host_ms.push_back(std::max(0.0, latency - t.device_span_ms));
+    if (t.device_span_ms > 0.0) times.span_gaps_ms.push_back(t.device_span_ms - t.total_ms());
+    times.submit_ms.push_back(submitted);
+    times.after_wait_ms.push_back(std::max(0.0, collected - t.collect_wait_ms));
   }
   return times;
 }

@@ -289,6 +289,44 @@ TEST(Cli, BenchViewerLoopPrintsTheProcessingThreadsRows) {
       << both.err;
 }
 
+// bench --host-to-host says which input its figures used and, under each row, where the frame's
+// time goes (issue 18); --staged-input belongs to that mode alone.
+TEST(Cli, BenchHostToHostSaysItsInputAndWhereTheTimeGoes) {
+  const std::vector<std::string> bench = {"bench", "--host-to-host", "--engine", "cpu", "--sizes",
+                                          "64x48", "--disparity-counts", "16", "--runs", "4",
+                                          "--warmup", "1"};
+  const auto pooled = run_stereoview(bench);
+  ASSERT_EQ(pooled.exit_code, 0) << pooled.err;
+  EXPECT_TRUE(contains(pooled.out, "input: the pair in two blocks of the engine's own host memory (plain)"))
+      << pooled.out;
+  EXPECT_TRUE(contains(pooled.out, "census-sgm  64x48      16    ")) << pooled.out;
+  EXPECT_TRUE(contains(pooled.out, "\n  streamed (means): ")) << pooled.out;
+  EXPECT_TRUE(contains(pooled.out, " ms a frame = stages ")) << pooled.out;
+  EXPECT_TRUE(contains(pooled.out, "\n  alone: latency ")) << pooled.out;
+  EXPECT_TRUE(contains(pooled.out, "; host: submit ")) << pooled.out;
+  EXPECT_TRUE(contains(pooled.out, ", collect after its wait ")) << pooled.out;
+
+  std::vector<std::string> staged_args = bench;
+  staged_args.push_back("--staged-input");
+  const auto staged = run_stereoview(staged_args);
+  ASSERT_EQ(staged.exit_code, 0) << staged.err;
+  EXPECT_TRUE(contains(staged.out, "input: ordinary host images (--staged-input)")) << staged.out;
+  EXPECT_TRUE(contains(staged.out, "\n  streamed (means): ")) << staged.out;
+
+  staged_args.push_back("--json");
+  const auto json = run_stereoview(staged_args);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  for (const char* key : {"\"input\": \"staged\"", "\"stream_stages_ms\"", "\"submit_ms\"",
+                          "\"after_wait_ms\"", "\"device_call_ms\": null"}) {
+    EXPECT_TRUE(contains(json.out, key)) << key << " in " << json.out;
+  }
+
+  const auto misplaced = run_stereoview({"bench", "--staged-input"});
+  EXPECT_EQ(misplaced.exit_code, 2);
+  EXPECT_TRUE(contains(misplaced.err, "--staged-input is an option of bench --host-to-host"))
+      << misplaced.err;
+}
+
 TEST(Cli, OutputIntoAFileIsARuntimeError) {
   const std::string dir = make_temp_dir("cli_outfile");
   std::ofstream(dir + "/file") << "x";

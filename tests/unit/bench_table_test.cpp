@@ -26,5 +26,49 @@ TEST(BenchTable, AValueWiderThanItsColumnStillEndsInASpace) {
             std::string::npos);
 }
 
+// bench --host-to-host's lines under a row (issue 18): a frame's time split into stages and the
+// time between them beside the device call's, the transfers, and the lone frame's parts.
+HostStreamTimes stream_times(bool with_device) {
+  HostStreamTimes t;
+  t.frames_per_second = 400.0;  // 2.5 ms a frame
+  t.stream_stages_ms = {2.25, 2.5, 2.0};  // a mean of 2.25
+  t.latency_ms = {3.0};
+  t.device_ms = {2.0};
+  t.host_ms = {0.4};
+  t.submit_ms = {0.03};
+  t.after_wait_ms = {0.02};
+  if (with_device) {
+    t.stream_upload_ms = {0.25};
+    t.stream_download_ms = {0.125};
+    t.upload_ms = {0.25};
+    t.results_ms = {0.05};
+    t.download_ms = {0.125};
+    t.span_gaps_ms = {0.1};
+  }
+  return t;
+}
+
+TEST(HostStreamBreakdown, ADeviceEnginesFrameBesideItsDeviceCall) {
+  DeviceCallTimes call;
+  call.call_ms = {2.0, 1.75, 2.0};
+  call.stages_ms = {1.875, 1.5, 1.875};  // 0.125, 0.25, 0.125 between them
+  EXPECT_EQ(host_stream_breakdown(stream_times(true), call),
+            "  streamed (means): 2.500 ms a frame = stages 2.250 + between them 0.250; device call "
+            "(medians) 2.000 = stages 1.875 + between them 0.125; stream over call +25.0 %; upload 0.250, download "
+            "0.125\n"
+            "  alone: latency 3.000 ms = device span (upload 0.250, stages 2.000, results 0.050, "
+            "download 0.125, gaps 0.100) + host 0.400; host: submit 0.030, collect after its wait "
+            "0.020; latency over call +1.000 ms\n");
+  EXPECT_NE(host_stream_breakdown(stream_times(true), {}).find(
+                "; no device call (--engine cuda times it); upload 0.250"),
+            std::string::npos);
+}
+
+TEST(HostStreamBreakdown, AHostEngineHasNoTransfersOrSpan) {
+  EXPECT_EQ(host_stream_breakdown(stream_times(false), {}),
+            "  streamed (means): 2.500 ms a frame = stages 2.250 + between them 0.250\n"
+            "  alone: latency 3.000 ms; host: submit 0.030, collect after its wait 0.020\n");
+}
+
 }  // namespace
 }  // namespace sv

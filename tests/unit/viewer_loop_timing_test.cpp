@@ -13,6 +13,7 @@
 #include "src/core/synthetic_scene.h"
 #include "tests/support/counting_host_memory.h"
 #include "tests/support/fake_engine.h"
+#include "tests/support/own_memory_engine.h"
 
 namespace sv {
 namespace {
@@ -64,43 +65,32 @@ TEST(ViewerLoopTiming, AFailingFrameEndsTheBenchWithItsError) {
 
 // An engine with host memory of its own (counted) that notes which pairs reached it there, with
 // the pixels of the pair the bench feeds, so no copy of them was needed on the way in.
-class OwnMemoryEngine : public test::FakeEngine {
+class PairCheckingEngine : public test::OwnMemoryEngine {
  public:
   struct Seen {
     int pairs = 0;
     int in_own_memory = 0;
     int with_the_pairs_pixels = 0;
   };
-  OwnMemoryEngine(std::shared_ptr<test::CountingHostMemory> memory, std::shared_ptr<Seen> seen,
-                  StereoPair expected)
-      : memory_(std::move(memory)), seen_(std::move(seen)), expected_(std::move(expected)) {}
-  std::string name() const override { return "own-memory"; }
-  std::shared_ptr<HostMemory> host_memory() const override { return memory_; }
+  PairCheckingEngine(std::shared_ptr<test::CountingHostMemory> memory, std::shared_ptr<Seen> seen,
+                     StereoPair expected)
+      : OwnMemoryEngine(std::move(memory)), seen_(std::move(seen)), expected_(std::move(expected)) {}
   void submit(const FrameRequest& request) override {
     const PairView& pair = request.pair;
     ++seen_->pairs;
-    if (pair.left_block && pair.right_block && &pair.left_block->memory() == memory_.get() &&
-        &pair.right_block->memory() == memory_.get() && pair.left == pair.left_block->data()) {
-      ++seen_->in_own_memory;
-    }
+    if (in_own_memory(pair)) ++seen_->in_own_memory;
     const size_t bytes = expected_.left.size() * sizeof(Rgb8);
     if (pair.format == PixelFormat::Rgb8 &&
         std::memcmp(pair.left, expected_.left.data(), bytes) == 0 &&
         std::memcmp(pair.right, expected_.right.data(), bytes) == 0) {
       ++seen_->with_the_pairs_pixels;
     }
-    FakeEngine::submit(request);
-  }
-  DisparityResult match(const ImageU8& left, const ImageU8& right,
-                        const StereoParams& params) override {
-    return cpu_.compute(left, right, params);
+    OwnMemoryEngine::submit(request);
   }
 
  private:
-  std::shared_ptr<test::CountingHostMemory> memory_;
   std::shared_ptr<Seen> seen_;
   StereoPair expected_;
-  CpuEngine cpu_;
 };
 
 // The viewer's processing thread hands the capture side a pool of its engine's memory
@@ -111,9 +101,9 @@ TEST(ViewerLoopTiming, PairsReachTheEngineInItsOwnPooledMemory) {
   params.num_disparities = 16;
   const StereoPair pair = synthetic_pair(64, 48);
   auto memory = std::make_shared<test::CountingHostMemory>();
-  auto seen = std::make_shared<OwnMemoryEngine::Seen>();
+  auto seen = std::make_shared<PairCheckingEngine::Seen>();
   const EngineFactory factory = [&](const std::string&, std::ostream&) {
-    return std::unique_ptr<StereoEngine>(new OwnMemoryEngine(memory, seen, pair));
+    return std::unique_ptr<StereoEngine>(new PairCheckingEngine(memory, seen, pair));
   };
   constexpr int kWarmup = 2, kRuns = 20;
   const ViewerLoopTimes t =
