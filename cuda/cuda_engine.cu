@@ -831,8 +831,8 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
     const bool direct = request.pair.format != PixelFormat::GrayFloat &&
                         uploads_directly(host_left, request.pair.left_block, bytes) &&
                         uploads_directly(host_right, request.pair.right_block, bytes);
-    slot.events.begin("upload", upload_stream);
     if (direct) {
+      slot.events.begin("upload", upload_stream);
       // Pooled pinned planes go up as they are; the slot holds their blocks until the upload
       // has read them (the slot's previous blocks went back when that upload completed).
       slot.input_left = request.pair.left_block;
@@ -848,6 +848,9 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
       SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
       const auto copy_start = std::chrono::steady_clock::now();
       parallel_copy(slot.staging.data(), host_left, bytes);
+      // The stage starts with the first copy to the device: the host's staging copy before it
+      // is host time (staging_copy_ms), not the upload's.
+      slot.events.begin("upload", upload_stream);
       SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), bytes,
                                     cudaMemcpyHostToDevice, upload_stream));
       parallel_copy(slot.staging.data() + bytes, host_right, bytes);
