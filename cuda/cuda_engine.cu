@@ -1,12 +1,10 @@
 #include "cuda/cuda_engine.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +16,6 @@
 #include "cuda/device_rectification.h"
 #include "cuda/device_views.h"
 #include "cuda/fast_sgm.h"
-#include "cuda/frame_graph.h"
 #include "cuda/frame_memory.h"
 #include "cuda/full_depth_pyramid.h"
 #include "cuda/pinned_host_memory.h"
@@ -67,11 +64,6 @@ std::vector<LevelSize> pyramid_sizes(int width, int height, int levels) {
   return sizes;
 }
 
-bool graphs_enabled_by_environment() {
-  const char* value = std::getenv("STEREOVIEW_CUDA_GRAPHS");
-  return value == nullptr || std::string(value) != "0";
-}
-
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -88,28 +80,6 @@ void copy_plane(const T* pinned, int width, int height, Image<T>& image) {
 // page-locked memory large enough for it.
 bool uploads_directly(const void* plane, const std::shared_ptr<PixelBlock>& block, size_t bytes) {
   return block && block->memory().pinned() && block->data() == plane && block->bytes() >= bytes;
-}
-
-// What decides which buffers a frame needs: a frame of the same shape as the last one run in the
-// same place (a slot, the device call) allocates nothing, so it may be captured into a graph
-// (under a capture, growing a buffer would free memory the previous graph may still read).
-struct FrameShape {
-  StereoParams params;
-  int width = 0, height = 0;
-  PixelFormat format = PixelFormat::Gray8;
-  MemorySpace memory = MemorySpace::Host;
-  bool fixed = false, floating = false, confidence = false;
-
-  bool operator==(const FrameShape& o) const {
-    return params == o.params && width == o.width && height == o.height && format == o.format &&
-           memory == o.memory && fixed == o.fixed && floating == o.floating &&
-           confidence == o.confidence;
-  }
-};
-
-FrameShape shape_of(const FrameRequest& request, bool floating) {
-  return {request.params, request.pair.width, request.pair.height, request.pair.format,
-          request.pair.memory, request.want.fixed, floating, request.want.confidence};
 }
 
 // The result blocks of the engine's pool (a frame's parts: fixed, float, confidence, two views)
@@ -181,8 +151,6 @@ struct FrameSlot {
   std::shared_ptr<const DeviceDisparity> device_result;  // want.device
   std::shared_ptr<const DeviceViews> device_views;  // want.device, and the GPU rectified colour views
   PixelProbeTaps probe;  // want.probe: the pixel's costs, fetched as the pipeline passes them
-  FrameGraph graph;  // this slot's frames as one graph (its buffers are the slot's own)
-  std::optional<FrameShape> last_shape;  // of the slot's last frame: the next may be captured
 };
 
 // A submitted frame in collect() order: computing in a slot, finished early into `done` (submit
@@ -205,21 +173,6 @@ struct CudaEngine::Impl {
   // compute_on_device: its stage events and the events that order it with the caller's stream.
   StageEvents device_call_events{stream};
   cudaEvent_t device_call_ready = nullptr, device_call_done = nullptr;
-  FrameGraph device_call_graph;
-  std::optional<FrameShape> device_call_shape;
-  // Frames go to the GPU as CUDA graphs (frame_graph.h) unless STEREOVIEW_CUDA_GRAPHS=0 (to
-  // measure the difference, or to rule graphs out when chasing a fault).
-  bool use_graphs = graphs_enabled_by_environment();
-
-  // Whether a frame's compute is captured into a graph: not when the rectification maps may be
-  // uploaded (a synchronous copy) or a pixel probe reads the volumes back on the way, nor the
-  // first frame of a shape in its place (it may allocate); `last` becomes this frame's shape.
-  bool captures(const FrameRequest& request, bool floating, std::optional<FrameShape>& last) const {
-    const FrameShape shape = shape_of(request, floating);
-    const bool same = last == shape;
-    last = shape;
-    return use_graphs && same && !request.rectification && !request.want.probe;
-  }
 
   // Per pyramid level: the two images (level 0 points into the frame's slot) and the per-pixel
   // range base of the finer levels.
@@ -864,19 +817,20 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
     left = slot.left.data();
     right = slot.right.data();
   }
-  // The frame's compute and its results' device copies: one graph where it can be captured.
+  prepare_input(request, left, right, &range, slot.events);
+  slot.probe.begin(want.probe, width, height);
+  probe = &slot.probe;
+  run_pipeline(params, width, height);
+  probe = nullptr;
+  SV_CUDA_CHECK(cudaEventRecord(slot.consumed, stream));
+
+  // The results this frame returns, copied out of the pipeline's buffers so the next frame can
+  // start at once; the slot's previous download is long complete (it was collected).
   slot.has_fixed = want.fixed;
   slot.has_float = want.floating;
   slot.has_confidence = want.confidence && wants_confidence(params);
   slot.has_views = want.rectified_views && rectifies_colour;
-  const auto enqueue = [&] {
-    prepare_input(request, left, right, &range, slot.events);
-    slot.probe.begin(want.probe, width, height);
-    probe = &slot.probe;
-    run_pipeline(params, width, height);
-    probe = nullptr;
-    // The results this frame returns, copied out of the pipeline's buffers so the next frame can
-    // start at once; the slot's previous download is long complete (it was collected).
+  {
     ScopedStage s(slot.events, "results");
     if (slot.has_fixed) {
       slot.out_fixed.reserve(pixels);
@@ -901,13 +855,7 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
                                     rectification.colour_right(), bytes, cudaMemcpyDeviceToHost,
                                     stream));
     }
-  };
-  if (captures(request, want.floating, slot.last_shape)) {
-    slot.graph.run(stream, enqueue);
-  } else {
-    enqueue();
   }
-  SV_CUDA_CHECK(cudaEventRecord(slot.consumed, stream));
   slot.device_result =
       want.device ? device_results.copy(disparity.data(), width, height, stream) : nullptr;
   slot.device_views = want.device && rectifies_colour
@@ -1021,33 +969,18 @@ void CudaEngine::compute_on_device(const PairView& pair, const StereoParams& par
   SV_CUDA_CHECK(cudaEventRecord(d.device_call_ready, caller_stream));
   SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, d.device_call_ready, 0));
   d.device_call_events.begin_frame();
+  d.prepare_input(request, pair.left, pair.right, nullptr, d.device_call_events);
+  d.probe = nullptr;  // no probe on this path
+  d.run_pipeline(params, pair.width, pair.height);
   const size_t pixels = static_cast<size_t>(pair.width) * pair.height;
-  const auto enqueue = [&] {
-    d.prepare_input(request, pair.left, pair.right, nullptr, d.device_call_events);
-    d.probe = nullptr;  // no probe on this path
-    d.run_pipeline(params, pair.width, pair.height);
+  {
     ScopedStage s(d.device_call_events, "results");
     SV_CUDA_CHECK(cudaMemcpyAsync(disparity_fixed, d.disparity.data(), pixels * sizeof(int16_t),
                                   cudaMemcpyDeviceToDevice, d.stream));
     if (disparity != nullptr) fixed_to_float_disparity(d.disparity.data(), pixels, disparity, d.stream);
-  };
-  if (d.captures(request, disparity != nullptr, d.device_call_shape)) {
-    d.device_call_graph.run(d.stream, enqueue);
-  } else {
-    enqueue();
   }
   SV_CUDA_CHECK(cudaEventRecord(d.device_call_done, d.stream));
   SV_CUDA_CHECK(cudaStreamWaitEvent(caller_stream, d.device_call_done, 0));
-}
-
-CudaEngine::GraphCounts CudaEngine::graph_counts() const {
-  GraphCounts counts;
-  for (const FrameGraph* graph :
-       {&impl_->slots[0].graph, &impl_->slots[1].graph, &impl_->device_call_graph}) {
-    counts.launches += graph->launches();
-    counts.instantiations += graph->instantiations();
-  }
-  return counts;
 }
 
 StageTimings CudaEngine::last_device_call_timings() const {

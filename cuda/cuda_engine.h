@@ -60,15 +60,6 @@ class CudaEngine : public StereoEngine {
   // The stage timings of the last compute_on_device (waits for it).
   StageTimings last_device_call_timings() const;
 
-  // Frames submitted to the GPU as one CUDA graph (cuda/frame_graph.h), and the graph
-  // executables built for them (the rest were updated in place): every frame but the first of a
-  // shape in its slot, unless STEREOVIEW_CUDA_GRAPHS=0, rectification or a probe rule it out.
-  struct GraphCounts {
-    int launches = 0;
-    int instantiations = 0;
-  };
-  GraphCounts graph_counts() const;
-
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

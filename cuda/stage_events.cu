@@ -3,21 +3,6 @@
 #include "cuda/cuda_check.h"
 
 namespace sv::cuda {
-namespace {
-
-// Under a stream capture (frame_graph.h) a plain record only orders the captured streams; the
-// external flag makes it a node of the graph that records the event when the graph runs.
-void record(cudaEvent_t event, cudaStream_t stream) {
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  SV_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-  if (capture == cudaStreamCaptureStatusActive) {
-    SV_CUDA_CHECK(cudaEventRecordWithFlags(event, stream, cudaEventRecordExternal));
-  } else {
-    SV_CUDA_CHECK(cudaEventRecord(event, stream));
-  }
-}
-
-}  // namespace
 
 StageEvents::~StageEvents() {
   for (cudaEvent_t e : events_) cudaEventDestroy(e);
@@ -30,12 +15,12 @@ void StageEvents::begin(const std::string& stage, cudaStream_t stream) {
     events_.push_back(e);
   }
   names_.push_back(stage);
-  record(events_[used_], stream);
+  SV_CUDA_CHECK(cudaEventRecord(events_[used_], stream));
   used_ += 2;
 }
 
 void StageEvents::end(cudaStream_t stream) {
-  record(events_[used_ - 1], stream);
+  SV_CUDA_CHECK(cudaEventRecord(events_[used_ - 1], stream));
 }
 
 StageTimings StageEvents::collect() const {

@@ -19,7 +19,6 @@
 #include "src/core/synthetic_scene.h"
 #include "tests/gpu/gpu_test_support.h"
 #include "tests/support/requests.h"
-#include "tests/support/synthetic_frames.h"
 
 namespace sv {
 namespace {
@@ -31,7 +30,14 @@ StereoParams params_with(int disparities) {
 }
 
 std::vector<SyntheticFrame> frames(int count, int width = 193, int height = 121) {
-  return test::synthetic_sequence(count, width, height, 40, 3);
+  SyntheticSceneConfig config;
+  config.width = width;
+  config.height = height;
+  config.max_disparity = 40;
+  const SyntheticScene scene(config);
+  std::vector<SyntheticFrame> out;
+  for (int i = 0; i < count; ++i) out.push_back(scene.render(i * 3));
+  return out;
 }
 
 template <typename T>
