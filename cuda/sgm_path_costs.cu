@@ -552,7 +552,7 @@ void launch(const PathCostArgs& args, const PathScheduling& s, cudaStream_t stre
   }
 }
 
-// The lanes that walk one path, for a volume of `stride` bytes a pixel: the fewest (the most
+// The lanes that walk one path: the fewest (the most
 // walks a warp, 8 cells a lane at most) that still leave kFewestWarpsPerSm warps of walks an SM
 // to hide the latency of their steps. Measured on the H200 (sgm stage, ms, tests/gpu/RESULTS.md):
 //   640x480   D64 32 lanes 0.228, 16: 0.233, 8: 0.270;  D128 32: 0.239, 16: 0.278
@@ -562,13 +562,11 @@ void launch(const PathCostArgs& args, const PathScheduling& s, cudaStream_t stre
 // (its 16-lane form was not measured); 256 candidates fill 32 lanes of 8 cells.
 constexpr long kFewestWarpsPerSm = 48;
 
-int lanes_per_walk(int stride, bool adaptive, int width, int height, int paths,
-                   const PathScheduling& scheduling) {
-  if (scheduling.lanes_per_walk != 0) return scheduling.lanes_per_walk;
-  if (adaptive) return kWarpSize;
-  int device = 0, sms = 0;
-  SV_CUDA_CHECK(cudaGetDevice(&device));
-  SV_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+}  // namespace
+
+int sgm_path_default_lanes(int count, bool adaptive_p2, int width, int height, int paths, int sms) {
+  if (adaptive_p2) return kWarpSize;
+  const int stride = kWarpSize * sgm_path_cells_per_lane(count);
   long walks = 0;
   for (int r = 0; r < paths; ++r) walks += sgm_path_count(sgm_direction(r), width, height);
   int lanes = kWarpSize;
@@ -577,6 +575,17 @@ int lanes_per_walk(int stride, bool adaptive, int width, int height, int paths,
     lanes /= 2;
   }
   return lanes;
+}
+
+namespace {
+
+int lanes_per_walk(int count, bool adaptive, int width, int height, int paths,
+                   const PathScheduling& scheduling) {
+  if (scheduling.lanes_per_walk != 0) return scheduling.lanes_per_walk;
+  int device = 0, sms = 0;
+  SV_CUDA_CHECK(cudaGetDevice(&device));
+  SV_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sgm_path_default_lanes(count, adaptive, width, height, paths, sms);
 }
 
 }  // namespace
@@ -608,7 +617,7 @@ void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int h
                           settings.paths, nullptr, nullptr, {0, 0}};
   const PathScheduling& s = scheduling;
   const int stride = kWarpSize * sgm_path_cells_per_lane(count);
-  const int lanes = lanes_per_walk(stride, settings.adaptive_p2, width, height, settings.paths, s);
+  const int lanes = lanes_per_walk(count, settings.adaptive_p2, width, height, settings.paths, s);
   if ((lanes != 8 && lanes != 16 && lanes != 32) || stride / lanes > 8) {
     throw InputError("fast SGM path costs: " + std::to_string(lanes) + " lanes a walk cannot hold " +
                      std::to_string(count) + " disparities (at most 8 a lane; 8, 16 or 32 lanes)");

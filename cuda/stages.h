@@ -86,6 +86,8 @@ struct PathScheduling {
   int lanes_per_walk = 0;
 };
 int sgm_path_costs_clock_words(int height);
+// The lanes a walk gets when `lanes_per_walk` is 0, on a GPU of `sms` multiprocessors.
+int sgm_path_default_lanes(int count, bool adaptive_p2, int width, int height, int paths, int sms);
 void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int height, int base,
                     int count, const SgmSettings& settings, uint8_t* path_costs,
                     cudaStream_t stream, const PathScheduling& scheduling = {});

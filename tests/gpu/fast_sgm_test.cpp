@@ -325,6 +325,24 @@ TEST(FusedSelection, CostLimitAsTheReference) {
   }
 }
 
+// The default layout follows the H200's measurements (tests/gpu/RESULTS.md, 132 SMs as the H100):
+// one walk a warp at 640x480, two at 1920x1080, four at 3840x2160 with 64 candidates; never more
+// than 8 cells a lane; 32 lanes with the adaptive P2. No GPU needed.
+TEST(FastSgm, DefaultLanesFollowTheMeasurements) {
+  constexpr int kSms = 132;
+  EXPECT_EQ(cuda::sgm_path_default_lanes(64, false, 640, 480, 8, kSms), 32);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(128, false, 640, 480, 8, kSms), 32);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(64, false, 1920, 1080, 8, kSms), 16);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(128, false, 1920, 1080, 8, kSms), 16);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(256, false, 1920, 1080, 8, kSms), 32);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(64, false, 3840, 2160, 8, kSms), 8);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(100, false, 3840, 2160, 8, kSms), 16);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(129, false, 3840, 2160, 8, kSms), 32);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(128, true, 1920, 1080, 8, kSms), 32);
+  // Four paths have a third of the walks: by the same rule (not timed), 1920x1080 keeps 32 lanes.
+  EXPECT_EQ(cuda::sgm_path_default_lanes(128, false, 1920, 1080, 4, kSms), 32);
+}
+
 TEST(FastSgm, RejectsWhatItCannotHold) {
   SgmSettings sgm;
   sgm.p2 = 192;  // 64 + 192 > 255: path costs would not fit a byte
