@@ -304,7 +304,8 @@ std::optional<StereoPair> UvcSource::next() {
       ++device_->damaged;  // a torn frame: wait for the next one
       continue;
     }
-    SplitViews views = split_packed_frame(image, options_.layout);
+    // The views go into the engine's pooled memory when the frame loop lent it (as CameraSource).
+    SplitViews views = split_packed_frame(image, options_.layout, pair_memory());
     StereoPair pair;
     pair.index = next_index_++;
     pair.timestamp_s = raw->timestamp_s;
