@@ -565,7 +565,10 @@ constexpr long kFewestWarpsPerSm = 48;
 }  // namespace
 
 int sgm_path_default_lanes(int count, bool adaptive_p2, int width, int height, int paths, int sms) {
-  if (adaptive_p2) return kWarpSize;
+  // Grouped walks paid on the H100 only with up to 64 candidates (1920x1080 D64 sgm 0.886 ->
+  // 0.761 ms, 3840x2160 D64 4.071 -> 3.197); with 128, 16 lanes free lost to 32 lanes clocked at
+  // 1920x1080 (1.500 against 1.463) and tied at 3840x2160 (tests/gpu/RESULTS.md, 26th run).
+  if (adaptive_p2 || count > 64) return kWarpSize;
   const int stride = kWarpSize * sgm_path_cells_per_lane(count);
   long walks = 0;
   for (int r = 0; r < paths; ++r) walks += sgm_path_count(sgm_direction(r), width, height);

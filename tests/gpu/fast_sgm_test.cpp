@@ -333,10 +333,10 @@ TEST(FastSgm, DefaultLanesFollowTheMeasurements) {
   EXPECT_EQ(cuda::sgm_path_default_lanes(64, false, 640, 480, 8, kSms), 32);
   EXPECT_EQ(cuda::sgm_path_default_lanes(128, false, 640, 480, 8, kSms), 32);
   EXPECT_EQ(cuda::sgm_path_default_lanes(64, false, 1920, 1080, 8, kSms), 16);
-  EXPECT_EQ(cuda::sgm_path_default_lanes(128, false, 1920, 1080, 8, kSms), 16);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(128, false, 1920, 1080, 8, kSms), 32);
   EXPECT_EQ(cuda::sgm_path_default_lanes(256, false, 1920, 1080, 8, kSms), 32);
   EXPECT_EQ(cuda::sgm_path_default_lanes(64, false, 3840, 2160, 8, kSms), 8);
-  EXPECT_EQ(cuda::sgm_path_default_lanes(100, false, 3840, 2160, 8, kSms), 16);
+  EXPECT_EQ(cuda::sgm_path_default_lanes(100, false, 3840, 2160, 8, kSms), 32);
   EXPECT_EQ(cuda::sgm_path_default_lanes(129, false, 3840, 2160, 8, kSms), 32);
   EXPECT_EQ(cuda::sgm_path_default_lanes(128, true, 1920, 1080, 8, kSms), 32);
   // Four paths have a third of the walks: by the same rule (not timed), 1920x1080 keeps 32 lanes.
