@@ -13,18 +13,11 @@
 //   row clocks keep the warps of a sense in step, so DRAM delivers each cost row once for its
 //   three directions. The horizontal walks run beside them on a side stream.
 //
-// Layout: a path is walked by a lane group of kLanes lanes (32, 16 or 8: lane_group.cuh), so a
-// warp advances 32 / kLanes walks at once. Lane l of a group holds candidates
-// k = l * kCells + c, c < kCells, as kCells / 2 registers of two 16-bit values (low half: even k);
-// a volume's pixel is kLanes * kCells bytes whatever the split (64, 128 or 256), so the
-// selection reads the same layout. The d - 1 and d + 1 neighbours come from byte permutes within
-// the lane and one shuffle each way within the group; the minimum of the previous pixel is one
-// reduction over the group. Candidates k >= count (padding up to kLanes * kCells) are held at
-// kUnavailable so they never win a min.
-// Why groups smaller than a warp: the step is issue-bound, and most of its instructions are paid
-// once per warp-step whatever the cells a lane (loads, pointers, shuffles, the minimum, loop and
-// prefetch bookkeeping); 16 lanes of 8 cells pay them once for two walks where 32 lanes of 4 pay
-// them for one.
+// Layout: lane l of the warp walking a path holds candidates k = l * kCells + c, c < kCells, as
+// kCells / 2 registers of two 16-bit values (low half: even k). The d - 1 and d + 1 neighbours
+// come from byte permutes within the lane and one shuffle each way across lanes; the minimum
+// of the previous pixel is one warp reduction. Candidates k >= count (padding up to
+// 32 * kCells) are held at kUnavailable so they never win a min.
 // Costs are read from the padded 8-bit census cost volume (census_cost_volume_strided). Computing
 // them on the fly from the census codes was measured 2.8x slower on the H100 (an 8-byte code per
 // candidate and step from L2 instead of one cost byte): see tests/gpu/RESULTS.md.
@@ -34,7 +27,6 @@
 #include "cuda/cuda_check.h"
 #include "cuda/sgm_path_geometry.cuh"
 #include "cuda/sm_limits.cuh"
-#include "cuda/lane_group.cuh"
 #include "cuda/warp_min.cuh"
 #include "cuda/stages.h"
 #include "src/core/error.h"
@@ -44,6 +36,7 @@ namespace {
 
 constexpr int kWarpSize = 32;
 constexpr int kWarpsPerBlock = 4;
+constexpr unsigned kFullMask = 0xffffffffu;
 // An unavailable path cost: above any real one (<= 255) plus P1, and x2 stays below 0x8000.
 constexpr uint32_t kUnavailable = 0x3FFF;
 constexpr uint32_t kUnavailablePair = kUnavailable * 0x10001u;
@@ -115,67 +108,38 @@ __device__ __forceinline__ void store_bytes(uint8_t* out, const uint32_t (&cur)[
   }
 }
 
-// What every walk of a lane uses: the penalties as 16-bit pairs and, for a count that does not
-// fill the lanes, which halves of each register hold real candidates (the others are held at
-// kUnavailable so they never win a min).
-template <int kRegs>
-struct WalkConstants {
-  uint32_t keep[kRegs], pad[kRegs];
-  uint32_t p1_pair, p2_pair;
-  int p1, p2, edge_scale;
-};
-
-template <int kCells>
-__device__ __forceinline__ WalkConstants<kCells / 2> walk_constants(const PathCostArgs& a, int rank) {
-  WalkConstants<kCells / 2> k;
-#pragma unroll
-  for (int i = 0; i < kCells / 2; ++i) {
-    const int c = rank * kCells + 2 * i;
-    k.keep[i] = (c < a.count ? 0xFFFFu : 0u) | (c + 1 < a.count ? 0xFFFF0000u : 0u);
-    k.pad[i] = kUnavailablePair & ~k.keep[i];
-  }
-  k.p1_pair = static_cast<uint32_t>(a.p1) * 0x10001u;
-  k.p2_pair = static_cast<uint32_t>(a.p2) * 0x10001u;
-  k.p1 = a.p1;
-  k.p2 = a.p2;
-  k.edge_scale = a.edge_scale;
-  return k;
-}
-
-// The walk of one path by one lane group. The step is kept lean (Nsight Compute on the H100 found
-// the path kernel bound by issued instructions): pointers advance by a fixed stride, the first
-// step needs no branch (prev = 0 and min 0 give L_r = C there, as P1, P2 >= 0), the adaptive P2
-// is a template flag, and the main loop runs whole prefetch groups without bounds checks; only
-// the last groups check. The previous minimum is kept in both 16-bit halves (min_pair).
-template <int kLanes, int kCells, bool kPadded, bool kAdaptive>
+// The walk of one path by one warp. The step is kept lean (Nsight Compute on the H100 found the
+// one-path-per-warp kernel bound by issued instructions as much as by DRAM):
+// pointers advance by a fixed stride, the first step needs no branch (prev = 0 and min 0 give
+// L_r = C there, as P1, P2 >= 0), the adaptive P2 is a template flag, and the main loop runs
+// whole prefetch groups without bounds checks; only the last groups check.
+template <int kCells, bool kPadded, bool kAdaptive>
 struct PathWalk {
   static constexpr int kRegs = kCells / 2;
-  static constexpr int kStride = kLanes * kCells;  // bytes per pixel in a volume
+  static constexpr int kStride = kWarpSize * kCells;  // bytes per pixel in a volume
+  uint32_t keep[kRegs], pad[kRegs];
   uint32_t prev[kRegs];
-  uint32_t prev_min = 0;  // both halves
-  // A whole warp keeps the previous minimum as one int from its redux and makes the pairs at the
-  // next step: on the H100 the pair form lost 1 % at 1920x1080 D128 (clocked walks).
-  int scalar_min = 0;
+  int prev_min = 0;
   int prev_guide = 0;
+  uint32_t p1_pair;
+  int p1, p2, edge_scale;
+  int lane;
 
-  // Turns the raw costs of one step into L_r, returns them and remembers them.
-  __device__ __forceinline__ void step(const StepInputs<kCells>& in, const WalkConstants<kRegs>& k,
-                                       LaneGroup<kLanes> group, uint32_t (&cur)[kRegs]) {
+  // Turns the raw costs of one step into L_r, stores them at `out` and remembers them.
+  __device__ __forceinline__ void step(const StepInputs<kCells>& in, uint8_t* out) {
+    uint32_t cur[kRegs];
     step_costs<kCells>(in, cur);
-    uint32_t jump_pair = prev_min + k.p2_pair;
-    if constexpr (kLanes == 32) {
-      jump_pair = static_cast<uint32_t>(scalar_min + k.p2) * 0x10001u;
-      prev_min = static_cast<uint32_t>(scalar_min) * 0x10001u;
-    }
+    int jump = p2;
     if constexpr (kAdaptive) {
-      const int jump = max(k.p1, k.p2 * k.edge_scale / (k.edge_scale + abs(in.guide - prev_guide)));
-      jump_pair = prev_min + static_cast<uint32_t>(jump) * 0x10001u;
+      jump = max(p1, p2 * edge_scale / (edge_scale + abs(in.guide - prev_guide)));
       prev_guide = in.guide;
     }
-    uint32_t below = group.from_previous(prev[kRegs - 1]);
-    uint32_t above = group.from_next(prev[0]);
-    if (group.first()) below = kUnavailablePair;
-    if (group.last()) above = kUnavailablePair;
+    const uint32_t jump_pair = static_cast<uint32_t>(prev_min + jump) * 0x10001u;
+    const uint32_t min_pair = static_cast<uint32_t>(prev_min) * 0x10001u;
+    uint32_t below = __shfl_up_sync(kFullMask, prev[kRegs - 1], 1);
+    uint32_t above = __shfl_down_sync(kFullMask, prev[0], 1);
+    if (lane == 0) below = kUnavailablePair;
+    if (lane == kWarpSize - 1) above = kUnavailablePair;
 #pragma unroll
     for (int i = 0; i < kRegs; ++i) {
       const uint32_t lower = i == 0 ? below : prev[i - 1];
@@ -183,21 +147,18 @@ struct PathWalk {
       const uint32_t minus = __byte_perm(lower, prev[i], 0x5432);  // L(k - 1) per half
       const uint32_t plus = __byte_perm(prev[i], upper, 0x5432);   // L(k + 1) per half
       const uint32_t best =
-          __viaddmin_u16x2(__vminu2(minus, plus), k.p1_pair, __vminu2(prev[i], jump_pair));
+          __viaddmin_u16x2(__vminu2(minus, plus), p1_pair, __vminu2(prev[i], jump_pair));
       // best >= prev_min in each half, so plain 32-bit arithmetic cannot borrow across halves.
-      cur[i] = cur[i] + best - prev_min;
+      cur[i] = cur[i] + best - min_pair;
     }
     uint32_t pair_min = kUnavailablePair;
 #pragma unroll
     for (int i = 0; i < kRegs; ++i) {
-      if constexpr (kPadded) cur[i] = (cur[i] & k.keep[i]) | k.pad[i];
+      if constexpr (kPadded) cur[i] = (cur[i] & keep[i]) | pad[i];
       pair_min = __vminu2(pair_min, cur[i]);
     }
-    if constexpr (kLanes == 32) {
-      scalar_min = warp_min(static_cast<int>(min(pair_min & 0xFFFFu, pair_min >> 16)));
-    } else {
-      prev_min = group.min_pair(pair_min);
-    }
+    prev_min = warp_min(static_cast<int>(min(pair_min & 0xFFFFu, pair_min >> 16)));
+    store_bytes<kCells>(out, cur);
 #pragma unroll
     for (int i = 0; i < kRegs; ++i) prev[i] = cur[i];
   }
@@ -207,14 +168,13 @@ struct PathWalk {
 #pragma unroll
     for (int i = 0; i < kRegs; ++i) prev[i] = 0;
     prev_min = 0;
-    scalar_min = 0;
   }
 };
 
-// Where one path's cells lie: a lane's pointer into a [pixel][kStride] volume that advances one
-// pixel per step. A diagonal leaving the image through a side re-enters at the other side on
+// Where one path's cells lie: a lane's pointer into a [pixel][32 * kCells] volume that advances
+// one pixel per step. A diagonal leaving the image through a side re-enters at the other side on
 // the next row and starts a new path there (the reference's path from that side's column), so a
-// warp walks its slots' diagonals for every row of the image instead of one path each.
+// warp walks its slot's diagonals for every row of the image instead of one path each.
 template <typename Byte>
 struct PathCursor {
   Byte* cell;
@@ -224,9 +184,7 @@ struct PathCursor {
   int until_wrap;            // steps until the one that crosses (unused without wraps)
   int width;
 
-  // Moves to the next pixel; true when that pixel starts a new path. The walks of one warp cross
-  // the sides at different steps: ptxas predicates these few instructions rather than branching
-  // (written as selects, they cost registers and spilled).
+  // Moves to the next pixel; true when that pixel starts a new path.
   template <bool kWraps, bool kAdaptive>
   __device__ __forceinline__ bool advance() {
     cell += cell_step;
@@ -243,12 +201,7 @@ struct PathCursor {
   }
 };
 
-// Steps until a walk from column x crosses a side: width - x to the right, x + 1 to the left.
-__device__ __forceinline__ int steps_to_side(SgmDirection dir, int x, int width) {
-  return dir.dx > 0 ? width - x : (dir.dx < 0 ? x + 1 : INT_MAX);
-}
-
-// The first pixel and direction of one of a lane group's walks.
+// The first pixel and direction of one of a warp's walks.
 struct WalkStart {
   int direction;
   int x, y;
@@ -262,16 +215,16 @@ struct WalkStart {
 // Only used when every warp of the sense can be resident at once, so a wait always ends.
 // The rows a sense spreads over must fit L2 beside the write traffic: 64-row chunks and a slack
 // of one measured best with up to 128 candidates, 32 rows and two with 256 (twice the bytes a row).
-template <int kStride>
+template <int kCells>
 struct ClockShape {
-  static constexpr int kRows = kStride == 256 ? 32 : 64;
-  static constexpr int kSlack = kStride == 256 ? 2 : 1;
+  static constexpr int kRows = kCells == 8 ? 32 : 64;
+  static constexpr int kSlack = kCells == 8 ? 2 : 1;
 };
 constexpr int kFewestClockRows = 32;  // sizes the clock buffer for every shape
 
 struct RowClock {
   unsigned* done;  // per chunk: warps that finished it; nullptr: the warps run free
-  unsigned walkers;  // warps of the sense
+  unsigned walkers;
 
   template <int kSlack>
   __device__ __forceinline__ void pass(int chunk, int lane) const {
@@ -286,61 +239,51 @@ struct RowClock {
   }
 };
 
-// What a lane group's walks are: per lane (each group its own), the kWalks walks it advances side
-// by side, one pixel of each per step, for `length` steps; `writes` false for a group without a
-// walk of its own, which repeats a real one's loads and steps with its stores off, so that every
-// lane keeps executing the shuffles.
-template <int kWalks>
-struct GroupWalks {
-  WalkStart starts[kWalks];
-  int length;
-  bool writes;
-};
-
-// Runs one lane group's walks. Independent walks in one warp overlap their dependent chains (the
-// step of one issues while another waits on its shuffle and reduction), and the walks of a
-// vertical sense run row by row in lockstep: at step n every downward walk of the frame reads
-// cost row n, which DRAM then delivers once for the three directions (tests/gpu/RESULTS.md).
-// The groups of a warp may walk for different lengths (the free schedule's diagonals): the loop
-// runs the longest, unchecked while every group's walk lasts, then with each lane's loads and
-// stores predicated on its own walk.
-template <int kLanes, int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch>
-__device__ __forceinline__ void walk_paths(const PathCostArgs& a, const GroupWalks<kWalks>& walks,
-                                           LaneGroup<kLanes> group, RowClock clock = {nullptr, 0}) {
-  using Walk = PathWalk<kLanes, kCells, kPadded, kAdaptive>;
-  constexpr ptrdiff_t kStride = Walk::kStride;
-  using Shape = ClockShape<kStride>;
+// A warp's task: the kWalks walks it advances side by side, one pixel of each per step, for
+// `length` steps. Independent walks in one warp overlap their dependent chains (the step of one
+// issues while another waits on its shuffle and reduction), and the walks of a vertical sense
+// run row by row in lockstep: at step n every downward walk of the frame reads cost row n, which
+// DRAM then delivers once for the three directions (measured in tests/gpu/RESULTS.md).
+template <int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch>
+__device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStart (&starts)[kWalks],
+                                           int length, int lane, RowClock clock = {nullptr, 0}) {
+  using Shape = ClockShape<kCells>;
   static_assert(Shape::kRows % kPrefetch == 0, "the clock ticks between prefetch groups");
 
+  using Walk = PathWalk<kCells, kPadded, kAdaptive>;
+  constexpr ptrdiff_t kStride = Walk::kStride;
   const size_t volume = static_cast<size_t>(a.width) * a.height * kStride;
-  const WalkConstants<Walk::kRegs> constants = walk_constants<kCells>(a, group.rank());
   Walk walk[kWalks];
   PathCursor<const uint8_t> load[kWalks];
   PathCursor<uint8_t> store[kWalks];
 #pragma unroll
   for (int j = 0; j < kWalks; ++j) {
-    const WalkStart& start = walks.starts[j];
-    const SgmDirection dir = sgm_direction(start.direction);
+    const SgmDirection dir = sgm_direction(starts[j].direction);
+    walk[j].lane = lane;
+    walk[j].p1 = a.p1;
+    walk[j].p2 = a.p2;
+    walk[j].edge_scale = a.edge_scale;
+    walk[j].p1_pair = static_cast<uint32_t>(a.p1) * 0x10001u;
 #pragma unroll
-    for (int i = 0; i < Walk::kRegs; ++i) walk[j].prev[i] = 0;  // with prev_min 0: L_r = C first
-    const ptrdiff_t first = static_cast<ptrdiff_t>(start.y) * a.width + start.x;
+    for (int i = 0; i < Walk::kRegs; ++i) {
+      const int k = lane * kCells + 2 * i;
+      walk[j].keep[i] = (k < a.count ? 0xFFFFu : 0u) | (k + 1 < a.count ? 0xFFFF0000u : 0u);
+      walk[j].pad[i] = kUnavailablePair & ~walk[j].keep[i];
+      walk[j].prev[i] = 0;  // with prev_min 0: L_r = C at the first pixel
+    }
+    const ptrdiff_t first = static_cast<ptrdiff_t>(starts[j].y) * a.width + starts[j].x;
     const ptrdiff_t step = static_cast<ptrdiff_t>(dir.dy) * a.width + dir.dx;
     const ptrdiff_t wrap = -static_cast<ptrdiff_t>(dir.dx) * a.width;
-    const int offset = group.rank() * kCells;
-    load[j] = {a.costs + first * kStride + offset, kAdaptive ? a.guide + first : nullptr,
-               step * kStride, step, wrap * kStride, wrap, steps_to_side(dir, start.x, a.width), a.width};
-    store[j] = {a.path_costs + start.direction * volume + first * kStride + offset,
-                nullptr, step * kStride, 0, wrap * kStride, 0, steps_to_side(dir, start.x, a.width), a.width};
+    // Steps until the walk crosses a side: from x, width - x to the right, x + 1 to the left.
+    const int until_wrap = dir.dx > 0 ? a.width - starts[j].x : (dir.dx < 0 ? starts[j].x + 1 : INT_MAX);
+    load[j] = {a.costs + first * kStride + lane * kCells, kAdaptive ? a.guide + first : nullptr,
+               step * kStride, step, wrap * kStride, wrap, until_wrap, a.width};
+    store[j] = {a.path_costs + starts[j].direction * volume + first * kStride + lane * kCells,
+                nullptr, step * kStride, 0, wrap * kStride, 0, until_wrap, a.width};
   }
   // Only the diagonals of the vertical walks cross sides (a horizontal walk ends at one).
   constexpr bool kWraps = kWalks == 3;
   auto wraps = [](int j) { return kWraps && j > 0; };
-  const int length = walks.length;
-  int sure = length, steps = length;  // the shortest and the longest walk of the warp
-  if constexpr (kLanes < 32) {
-    sure = warp_min(length);
-    steps = -warp_min(-length);
-  }
 
   StepInputs<kCells> ahead[kWalks][kPrefetch];
 #pragma unroll
@@ -351,10 +294,8 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const GroupWal
       wraps(j) ? load[j].template advance<true, kAdaptive>() : load[j].template advance<false, kAdaptive>();
     }
   }
-  auto step = [&](int j, int u, bool stores) {
-    uint32_t cur[Walk::kRegs];
-    walk[j].step(ahead[j][u], constants, group, cur);
-    if (stores) store_bytes<kCells>(store[j].cell, cur);
+  auto step = [&](int j, int u) {
+    walk[j].step(ahead[j][u], store[j].cell);
     const bool restart = wraps(j) ? store[j].template advance<true, false>()
                                   : store[j].template advance<false, false>();
     if (restart) walk[j].restart();
@@ -365,37 +306,37 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const GroupWal
   };
 
   int first = 0;
-  // Whole groups whose refills (kPrefetch steps ahead) stay on every walk of the warp.
-  for (; first + 2 * kPrefetch <= sure; first += kPrefetch) {
+  // Whole groups whose refills (kPrefetch steps ahead) stay on the walk.
+  for (; first + 2 * kPrefetch <= length; first += kPrefetch) {
     // Every warp of a sense has the same length, so all of them pass the same chunks.
     if (clock.done != nullptr && first > 0 && first % Shape::kRows == 0) {
-      clock.template pass<Shape::kSlack>(first / Shape::kRows - 1, group.lane);
+      clock.template pass<Shape::kSlack>(first / Shape::kRows - 1, lane);
     }
 #pragma unroll
     for (int u = 0; u < kPrefetch; ++u) {
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
-        step(j, u, walks.writes);
+        step(j, u);
         refill(j, u);
       }
     }
   }
-  // The last steps, checked per lane.
-  for (; first < steps; first += kPrefetch) {
+  // The last steps, checked.
+  for (; first < length; first += kPrefetch) {
 #pragma unroll
     for (int u = 0; u < kPrefetch; ++u) {
       const int n = first + u;
-      if (n >= steps) break;
+      if (n >= length) break;
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
-        step(j, u, walks.writes && n < length);
+        step(j, u);
         if (n + kPrefetch < length) refill(j, u);
       }
     }
   }
 }
 
-// The free schedule: one path per lane group, the paths of every direction in one launch, in the
+// The free schedule: one path per warp, the paths of every direction in one launch, in the
 // reference's path geometry.
 // The launch order of the path blocks, chosen so that directions reading the same cost rows at the
 // same time run side by side: both horizontal directions first (the longest walks), then the
@@ -404,15 +345,13 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const GroupWal
 // upward ones likewise. Block b of the 1-D grid gets (direction, block of paths).
 struct PathBlock {
   int direction;
-  int block;  // paths block * per_block ...
+  int block;  // paths block * kWarpsPerBlock ...
 };
 
-__host__ __device__ inline int blocks_for(int paths, int per_block) { return (paths + per_block - 1) / per_block; }
-
-__device__ __forceinline__ PathBlock path_block_of(int b, int width, int height, int paths, int per_block) {
-  const int row_blocks = blocks_for(height, per_block);                   // horizontal
-  const int column_blocks = blocks_for(width, per_block);                 // vertical
-  const int diagonal_blocks = blocks_for(width + height - 1, per_block);
+__device__ __forceinline__ PathBlock path_block_of(int b, int width, int height, int paths) {
+  const int row_blocks = (height + kWarpsPerBlock - 1) / kWarpsPerBlock;            // horizontal
+  const int column_blocks = (width + kWarpsPerBlock - 1) / kWarpsPerBlock;          // vertical
+  const int diagonal_blocks = (width + height - 1 + kWarpsPerBlock - 1) / kWarpsPerBlock;
   if (b < 2 * row_blocks) return {b / row_blocks, b % row_blocks};
   b -= 2 * row_blocks;
   if (paths == 4) return {2 + b / column_blocks, b % column_blocks};
@@ -429,62 +368,54 @@ __device__ __forceinline__ PathBlock path_block_of(int b, int width, int height,
   return {first_diagonal + b % 2, column_blocks + b / 2};
 }
 
-__host__ inline int path_block_count(int width, int height, int paths, int per_block) {
-  const int row_blocks = blocks_for(height, per_block);
-  const int column_blocks = blocks_for(width, per_block);
-  const int diagonal_blocks = blocks_for(width + height - 1, per_block);
+__host__ inline int path_block_count(int width, int height, int paths) {
+  const int row_blocks = (height + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int column_blocks = (width + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int diagonal_blocks = (width + height - 1 + kWarpsPerBlock - 1) / kWarpsPerBlock;
   if (paths == 4) return 2 * row_blocks + 2 * column_blocks;
   return 2 * row_blocks + 2 * (3 * column_blocks + 2 * (diagonal_blocks - column_blocks));
 }
 
-// 64 candidates on 32 lanes without the adaptive P2 are held to a full SM of warps (32 registers
-// on sm_80 and sm_90), which that case (the least work per step) needs to hide the latency of
-// its steps.
-template <int kLanes, int kCells, bool kPadded, bool kAdaptive>
+// 64 candidates without the adaptive P2 are held to a full SM of warps (32 registers on sm_80 and
+// sm_90), which that case (the least work per step) needs to hide the latency of its steps.
+template <int kCells, bool kPadded, bool kAdaptive>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
                                   kCells == 2 && !kAdaptive ? kMaxThreadsPerSm / (kWarpsPerBlock * kWarpSize) : 1)
     sgm_free_paths_kernel(PathCostArgs a) {
-  const LaneGroup<kLanes> group{static_cast<int>(threadIdx.x) % kWarpSize};
-  constexpr int kPathsPerWarp = LaneGroup<kLanes>::kPerWarp;
-  const PathBlock order = path_block_of(static_cast<int>(blockIdx.x), a.width, a.height, a.paths,
-                                        kWarpsPerBlock * kPathsPerWarp);
-  const int warp_first = (order.block * kWarpsPerBlock + static_cast<int>(threadIdx.x) / kWarpSize) * kPathsPerWarp;
+  const PathBlock order = path_block_of(static_cast<int>(blockIdx.x), a.width, a.height, a.paths);
+  const int path = order.block * kWarpsPerBlock + static_cast<int>(threadIdx.x) / kWarpSize;
   const SgmDirection dir = sgm_direction(order.direction);  // direction i writes volume i
-  const int paths = sgm_path_count(dir, a.width, a.height);
-  if (warp_first >= paths) return;  // whole warp
-  // A group past the last path repeats the last one without writing.
-  const int path = warp_first + group.index();
-  const SgmPath geometry = sgm_path(dir, min(path, paths - 1), a.width, a.height);
-  const GroupWalks<1> walks{{{order.direction, geometry.x0, geometry.y0}}, geometry.length, path < paths};
-  walk_paths<kLanes, kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch>(a, walks, group);
+  if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp
+  const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
+  const WalkStart starts[1] = {{order.direction, geometry.x0, geometry.y0}};
+  walk_paths<kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch>(a, starts, geometry.length,
+                                                                  threadIdx.x % kWarpSize);
 }
 
 // The clocked schedule (8 paths): a warp's task is one of tasks [0, height), both horizontal
 // directions of a row; [height, height + width), the downward directions of a column slot; the
 // next width tasks, the upward ones. A slot's warp walks the vertical path of its column and the
-// two diagonals through it, wrapping around the sides. One walk a warp (32 lanes): lane groups of
-// 16 and 8 measured slower clocked than free (launch_clocked). At most 64 registers (without the
-// adaptive P2; 80 for 8 cells a lane) so that a sense's blocks and the horizontal ones are
-// resident at once.
+// two diagonals through it, wrapping around the sides. At most 64 registers (without the adaptive
+// P2; 96 for 256 candidates) so that a sense's blocks and the horizontal ones are resident at once.
 template <int kCells, bool kPadded, bool kAdaptive>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (kCells == 8 ? 6 : 8))
     sgm_clocked_walks_kernel(PathCostArgs a) {
-  const LaneGroup<kWarpSize> warp{static_cast<int>(threadIdx.x) % kWarpSize};
+  const int lane = threadIdx.x % kWarpSize;
   int task = a.tasks.begin + static_cast<int>(blockIdx.x) * kWarpsPerBlock +
              static_cast<int>(threadIdx.x) / kWarpSize;
   if (task >= a.tasks.end) return;  // whole warp
   if (task < a.height) {
-    const GroupWalks<2> walks{{{0, 0, task}, {1, a.width - 1, task}}, a.width, true};
-    walk_paths<kWarpSize, kCells, kPadded, kAdaptive, 2, 2>(a, walks, warp);
+    const WalkStart starts[2] = {{0, 0, task}, {1, a.width - 1, task}};
+    walk_paths<kCells, kPadded, kAdaptive, 2, 2>(a, starts, a.width, lane);
     return;
   }
   task -= a.height;
   const bool down = task < a.width;
   const int x = down ? task : task - a.width;
   const int y = down ? 0 : a.height - 1;
-  const GroupWalks<3> walks{{{down ? 2 : 3, x, y}, {down ? 4 : 6, x, y}, {down ? 5 : 7, x, y}}, a.height, true};
+  const WalkStart starts[3] = {{down ? 2 : 3, x, y}, {down ? 4 : 6, x, y}, {down ? 5 : 7, x, y}};
   const RowClock clock{down ? a.down_clock : a.up_clock, static_cast<unsigned>(a.width)};
-  walk_paths<kWarpSize, kCells, kPadded, kAdaptive, 3, 2>(a, walks, warp, clock);
+  walk_paths<kCells, kPadded, kAdaptive, 3, 2>(a, starts, a.height, lane, clock);
 }
 
 __host__ inline int clock_chunks(int height, int rows) { return (height + rows - 1) / rows; }
@@ -501,17 +432,14 @@ void launch_tasks(Kernel kernel, PathCostArgs args, PathTasks tasks, cudaStream_
 // The clocked schedule: the downward walks, then the upward ones, each sense in one launch with
 // its row clock, and the horizontal walks beside them on the side stream. Measured on the H100
 // against the free schedule (tests/gpu/RESULTS.md): faster at 1920x1080 with 128 and 256
-// candidates and at 1280x720 with 256 (32 lanes a walk), slower with 64 candidates, at 640x480
-// (too few warps per sense to fill the GPU in lockstep) and where a sense and the horizontal
-// walks cannot all be resident (3840x2160). Walks of 16 or 8 lanes run free whatever was asked:
-// clocked, they lost to free on the H200 (sgm stage, 1920x1080 D128 16 lanes 1.87 ms clocked,
-// 1.06 free; 3840x2160 D128 5.68 against 4.78; D64 on 8 lanes 3.77 against 2.42). kAuto follows
-// those measurements; the clocks need every block of a sense resident at once, so where it
-// cannot be the walks run free whatever was asked.
-template <int kLanes, int kCells, bool kPadded, bool kAdaptive>
+// candidates and at 1280x720 with 256, slower with 64 candidates, at 640x480 (too few warps per
+// sense to fill the GPU in lockstep) and where a sense and the horizontal walks cannot all be
+// resident (3840x2160). kAuto follows those measurements; the clocks need every block of a
+// sense resident at once, so where it cannot be the walks run free whatever was asked.
+template <int kCells, bool kPadded, bool kAdaptive>
 bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStream_t stream) {
-  if (kLanes != kWarpSize || args.paths != 8 || scheduling.row_clocks == nullptr ||
-      scheduling.side == nullptr || scheduling.schedule == PathSchedule::kFree) {
+  if (args.paths != 8 || scheduling.row_clocks == nullptr || scheduling.side == nullptr ||
+      scheduling.schedule == PathSchedule::kFree) {
     return false;
   }
   const auto kernel = sgm_clocked_walks_kernel<kCells, kPadded, kAdaptive>;
@@ -523,8 +451,8 @@ bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStr
   SV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
                                                               kWarpsPerBlock * kWarpSize, 0));
   const long resident = static_cast<long>(sms) * blocks_per_sm;
-  const long sense_blocks = blocks_for(w, kWarpsPerBlock);
-  const long row_blocks = blocks_for(h, kWarpsPerBlock);
+  const long sense_blocks = (w + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const long row_blocks = (h + kWarpsPerBlock - 1) / kWarpsPerBlock;
   if (sense_blocks > resident) return false;
   if (scheduling.schedule == PathSchedule::kAuto) {
     const bool fills = kCells >= 4 && sense_blocks >= (kCells == 8 ? 2L : 3L) * sms &&
@@ -532,7 +460,7 @@ bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStr
     const bool spills_l2 = static_cast<double>(w) * h * kWarpSize * kCells > l2_bytes;
     if (!fills || !spills_l2) return false;
   }
-  const int chunks = clock_chunks(h, ClockShape<kWarpSize * kCells>::kRows);
+  const int chunks = clock_chunks(h, ClockShape<kCells>::kRows);
   SV_CUDA_CHECK(cudaMemsetAsync(scheduling.row_clocks, 0, sizeof(unsigned) * 2 * chunks, stream));
   launch_tasks(kernel, args, {0, h}, scheduling.side->fork(stream));
   args.down_clock = scheduling.row_clocks;
@@ -544,63 +472,22 @@ bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStr
   return true;
 }
 
-template <int kLanes, int kCells, bool kPadded, bool kAdaptive>
+template <int kCells, bool kPadded, bool kAdaptive>
 void launch(const PathCostArgs& args, const PathScheduling& scheduling, cudaStream_t stream) {
-  if (launch_clocked<kLanes, kCells, kPadded, kAdaptive>(args, scheduling, stream)) return;
-  const int per_block = kWarpsPerBlock * LaneGroup<kLanes>::kPerWarp;
-  sgm_free_paths_kernel<kLanes, kCells, kPadded, kAdaptive>
-      <<<path_block_count(args.width, args.height, args.paths, per_block), kWarpsPerBlock * kWarpSize,
-         0, stream>>>(args);
+  if (launch_clocked<kCells, kPadded, kAdaptive>(args, scheduling, stream)) return;
+  sgm_free_paths_kernel<kCells, kPadded, kAdaptive>
+      <<<path_block_count(args.width, args.height, args.paths), kWarpsPerBlock * kWarpSize, 0, stream>>>(args);
   SV_CUDA_CHECK_LAUNCH();
 }
 
-template <int kLanes, int kCells>
+template <int kCells>
 void launch(const PathCostArgs& args, const PathScheduling& s, cudaStream_t stream) {
-  const bool padded = args.count != kLanes * kCells;
+  const bool padded = args.count != kWarpSize * kCells;
   if (args.edge_scale > 0) {
-    padded ? launch<kLanes, kCells, true, true>(args, s, stream) : launch<kLanes, kCells, false, true>(args, s, stream);
+    padded ? launch<kCells, true, true>(args, s, stream) : launch<kCells, false, true>(args, s, stream);
   } else {
-    padded ? launch<kLanes, kCells, true, false>(args, s, stream) : launch<kLanes, kCells, false, false>(args, s, stream);
+    padded ? launch<kCells, true, false>(args, s, stream) : launch<kCells, false, false>(args, s, stream);
   }
-}
-
-// The lanes that walk one path: the fewest (the most
-// walks a warp, 8 cells a lane at most) that still leave kFewestWarpsPerSm warps of walks an SM
-// to hide the latency of their steps. Measured on the H200 (sgm stage, ms, tests/gpu/RESULTS.md):
-//   640x480   D64 32 lanes 0.228, 16: 0.233, 8: 0.270;  D128 32: 0.239, 16: 0.278
-//   1920x1080 D64 32 lanes 0.781, 16: 0.713, 8: 0.851;  D128 32 (clocked) 1.84, 16: 1.06
-//   3840x2160 D64 32 lanes 3.27,  16: 2.65,  8: 2.42;   D128 32: 4.91, 16: 4.78
-// The winners had 51 to 68 warps an SM, the losers 25 to 34. The adaptive P2 keeps 32 lanes
-// (its 16-lane form was not measured); 256 candidates fill 32 lanes of 8 cells.
-constexpr long kFewestWarpsPerSm = 48;
-
-}  // namespace
-
-int sgm_path_default_lanes(int count, bool adaptive_p2, int width, int height, int paths, int sms) {
-  // Grouped walks paid on the H100 only with up to 64 candidates (1920x1080 D64 sgm 0.886 ->
-  // 0.761 ms, 3840x2160 D64 4.071 -> 3.197); with 128, 16 lanes free lost to 32 lanes clocked at
-  // 1920x1080 (1.500 against 1.463) and tied at 3840x2160 (tests/gpu/RESULTS.md, 26th run).
-  if (adaptive_p2 || count > 64) return kWarpSize;
-  const int stride = kWarpSize * sgm_path_cells_per_lane(count);
-  long walks = 0;
-  for (int r = 0; r < paths; ++r) walks += sgm_path_count(sgm_direction(r), width, height);
-  int lanes = kWarpSize;
-  while (lanes > 8 && stride / (lanes / 2) <= 8 &&
-         walks / (kWarpSize / (lanes / 2)) >= kFewestWarpsPerSm * sms) {
-    lanes /= 2;
-  }
-  return lanes;
-}
-
-namespace {
-
-int lanes_per_walk(int count, bool adaptive, int width, int height, int paths,
-                   const PathScheduling& scheduling) {
-  if (scheduling.lanes_per_walk != 0) return scheduling.lanes_per_walk;
-  int device = 0, sms = 0;
-  SV_CUDA_CHECK(cudaGetDevice(&device));
-  SV_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sgm_path_default_lanes(count, adaptive, width, height, paths, sms);
 }
 
 }  // namespace
@@ -630,19 +517,10 @@ void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int h
   const PathCostArgs args{costs, guide, width, height, count, base, settings.p1, settings.p2,
                           settings.adaptive_p2 ? settings.p2_edge_scale : 0, path_costs,
                           settings.paths, nullptr, nullptr, {0, 0}};
-  const PathScheduling& s = scheduling;
-  const int stride = kWarpSize * sgm_path_cells_per_lane(count);
-  const int lanes = lanes_per_walk(count, settings.adaptive_p2, width, height, settings.paths, s);
-  if ((lanes != 8 && lanes != 16 && lanes != 32) || stride / lanes > 8) {
-    throw InputError("fast SGM path costs: " + std::to_string(lanes) + " lanes a walk cannot hold " +
-                     std::to_string(count) + " disparities (at most 8 a lane; 8, 16 or 32 lanes)");
-  }
-  if (stride == 64) {
-    if (lanes == 8) return launch<8, 8>(args, s, stream);
-    return lanes == 16 ? launch<16, 4>(args, s, stream) : launch<32, 2>(args, s, stream);
-  }
-  if (stride == 128) return lanes == 16 ? launch<16, 8>(args, s, stream) : launch<32, 4>(args, s, stream);
-  return launch<32, 8>(args, s, stream);
+  const int cells = sgm_path_cells_per_lane(count);
+  if (cells == 2) return launch<2>(args, scheduling, stream);
+  if (cells == 4) return launch<4>(args, scheduling, stream);
+  return launch<8>(args, scheduling, stream);
 }
 
 }  // namespace sv::cuda

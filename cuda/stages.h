@@ -76,18 +76,12 @@ bool sgm_path_costs_supported(int count, const SgmSettings& settings);
 // walks beside them on `side`; kAuto, kClocked where the frame is large enough to gain from it.
 // The clocked schedule needs `row_clocks` (sgm_path_costs_clock_words(height) words) and `side`.
 enum class PathSchedule { kAuto, kFree, kClocked };
-// `lanes_per_walk`: how many lanes of a warp walk one path (32, 16 or 8 with 64 candidates; 32
-// or 16 with 128; 32 with 256), so that a warp advances 32 / lanes walks at once; 0 picks what
-// measured fastest for the case. Walks of 16 or 8 lanes run free (kClocked only applies to 32).
 struct PathScheduling {
   PathSchedule schedule = PathSchedule::kFree;
   unsigned* row_clocks = nullptr;
   SideStream* side = nullptr;
-  int lanes_per_walk = 0;
 };
 int sgm_path_costs_clock_words(int height);
-// The lanes a walk gets when `lanes_per_walk` is 0, on a GPU of `sms` multiprocessors.
-int sgm_path_default_lanes(int count, bool adaptive_p2, int width, int height, int paths, int sms);
 void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int height, int base,
                     int count, const SgmSettings& settings, uint8_t* path_costs,
                     cudaStream_t stream, const PathScheduling& scheduling = {});
