@@ -40,9 +40,15 @@ constexpr unsigned kFullMask = 0xffffffffu;
 // An unavailable path cost: above any real one (<= 255) plus P1, and x2 stays below 0x8000.
 constexpr uint32_t kUnavailable = 0x3FFF;
 constexpr uint32_t kUnavailablePair = kUnavailable * 0x10001u;
-// Steps loaded ahead: 4 for a warp with one walk; warps with several walks overlap their
-// walks instead and load 2 ahead each (registers).
-constexpr int kSingleWalkPrefetch = 4;
+// Steps loaded ahead, and the slots their loads go to (more slots than steps ahead, so that a
+// load never targets the slot the current step reads: see walk_paths). A warp with one walk loads
+// 2 steps ahead into 4 slots; warps with several walks overlap their walks instead and load 1
+// ahead into 2 (registers). Measured on the H100 against 4 and 2 steps ahead into as many slots
+// (tests/gpu/RESULTS.md, twenty-seventh run): 1-3.5 % faster with 64 candidates, equal otherwise.
+constexpr int kSingleWalkPrefetch = 2;
+constexpr int kSingleWalkSlots = 4;
+constexpr int kWalksPrefetch = 1;
+constexpr int kWalksSlots = 2;
 
 struct PathTasks {
   int begin, end;  // the tasks of this launch
@@ -244,11 +250,12 @@ struct RowClock {
 // issues while another waits on its shuffle and reduction), and the walks of a vertical sense
 // run row by row in lockstep: at step n every downward walk of the frame reads cost row n, which
 // DRAM then delivers once for the three directions (measured in tests/gpu/RESULTS.md).
-template <int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch>
+template <int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch, int kSlots>
 __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStart (&starts)[kWalks],
                                            int length, int lane, RowClock clock = {nullptr, 0}) {
   using Shape = ClockShape<kCells>;
-  static_assert(Shape::kRows % kPrefetch == 0, "the clock ticks between prefetch groups");
+  static_assert(kWalks != 3 || Shape::kRows % kSlots == 0, "the clock ticks between groups of steps");
+  static_assert(kSlots > kPrefetch, "a load never goes to the slot a step still reads");
 
   using Walk = PathWalk<kCells, kPadded, kAdaptive>;
   constexpr ptrdiff_t kStride = Walk::kStride;
@@ -285,7 +292,7 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   constexpr bool kWraps = kWalks == 3;
   auto wraps = [](int j) { return kWraps && j > 0; };
 
-  StepInputs<kCells> ahead[kWalks][kPrefetch];
+  StepInputs<kCells> ahead[kWalks][kSlots];
 #pragma unroll
   for (int u = 0; u < kPrefetch; ++u) {
 #pragma unroll
@@ -306,31 +313,34 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   };
 
   int first = 0;
-  // Whole groups whose refills (kPrefetch steps ahead) stay on the walk.
-  for (; first + 2 * kPrefetch <= length; first += kPrefetch) {
+  // Step n reads slot n % kSlots, loaded kPrefetch steps before into a slot no step still reads.
+  // (With the load going into the slot just read, Nsight Compute found the clocked warps stalled
+  // most at register copies the compiler put at the loop's end, which wait for the loads.)
+  // Whole groups whose loads stay on the walk, unchecked.
+  for (; first + kSlots + kPrefetch <= length; first += kSlots) {
     // Every warp of a sense has the same length, so all of them pass the same chunks.
     if (clock.done != nullptr && first > 0 && first % Shape::kRows == 0) {
       clock.template pass<Shape::kSlack>(first / Shape::kRows - 1, lane);
     }
 #pragma unroll
-    for (int u = 0; u < kPrefetch; ++u) {
+    for (int u = 0; u < kSlots; ++u) {
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
         step(j, u);
-        refill(j, u);
+        refill(j, (u + kPrefetch) % kSlots);
       }
     }
   }
   // The last steps, checked.
-  for (; first < length; first += kPrefetch) {
+  for (; first < length; first += kSlots) {
 #pragma unroll
-    for (int u = 0; u < kPrefetch; ++u) {
+    for (int u = 0; u < kSlots; ++u) {
       const int n = first + u;
       if (n >= length) break;
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
         step(j, u);
-        if (n + kPrefetch < length) refill(j, u);
+        if (n + kPrefetch < length) refill(j, (u + kPrefetch) % kSlots);
       }
     }
   }
@@ -388,7 +398,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
   if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp
   const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
   const WalkStart starts[1] = {{order.direction, geometry.x0, geometry.y0}};
-  walk_paths<kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch>(a, starts, geometry.length,
+  walk_paths<kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch, kSingleWalkSlots>(a, starts, geometry.length,
                                                                   threadIdx.x % kWarpSize);
 }
 
@@ -406,7 +416,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (k
   if (task >= a.tasks.end) return;  // whole warp
   if (task < a.height) {
     const WalkStart starts[2] = {{0, 0, task}, {1, a.width - 1, task}};
-    walk_paths<kCells, kPadded, kAdaptive, 2, 2>(a, starts, a.width, lane);
+    walk_paths<kCells, kPadded, kAdaptive, 2, kWalksPrefetch, kWalksSlots>(a, starts, a.width, lane);
     return;
   }
   task -= a.height;
@@ -415,7 +425,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (k
   const int y = down ? 0 : a.height - 1;
   const WalkStart starts[3] = {{down ? 2 : 3, x, y}, {down ? 4 : 6, x, y}, {down ? 5 : 7, x, y}};
   const RowClock clock{down ? a.down_clock : a.up_clock, static_cast<unsigned>(a.width)};
-  walk_paths<kCells, kPadded, kAdaptive, 3, 2>(a, starts, a.height, lane, clock);
+  walk_paths<kCells, kPadded, kAdaptive, 3, kWalksPrefetch, kWalksSlots>(a, starts, a.height, lane, clock);
 }
 
 __host__ inline int clock_chunks(int height, int rows) { return (height + rows - 1) / rows; }
