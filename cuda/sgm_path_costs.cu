@@ -254,7 +254,8 @@ template <int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch, i
 __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStart (&starts)[kWalks],
                                            int length, int lane, RowClock clock = {nullptr, 0}) {
   using Shape = ClockShape<kCells>;
-  static_assert(kWalks != 3 || Shape::kRows % kSlots == 0, "the clock ticks between groups of steps");
+  static_assert(kWalks != 3 || Shape::kRows % kSlots == 0,
+                "the clock ticks between groups of steps");
   static_assert(kSlots > kPrefetch, "a load never goes to the slot a step still reads");
 
   using Walk = PathWalk<kCells, kPadded, kAdaptive>;
@@ -398,8 +399,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
   if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp
   const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
   const WalkStart starts[1] = {{order.direction, geometry.x0, geometry.y0}};
-  walk_paths<kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch, kSingleWalkSlots>(a, starts, geometry.length,
-                                                                  threadIdx.x % kWarpSize);
+  walk_paths<kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch, kSingleWalkSlots>(
+      a, starts, geometry.length, threadIdx.x % kWarpSize);
 }
 
 // The clocked schedule (8 paths): a warp's task is one of tasks [0, height), both horizontal
@@ -416,7 +417,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (k
   if (task >= a.tasks.end) return;  // whole warp
   if (task < a.height) {
     const WalkStart starts[2] = {{0, 0, task}, {1, a.width - 1, task}};
-    walk_paths<kCells, kPadded, kAdaptive, 2, kWalksPrefetch, kWalksSlots>(a, starts, a.width, lane);
+    walk_paths<kCells, kPadded, kAdaptive, 2, kWalksPrefetch, kWalksSlots>(a, starts, a.width,
+                                                                           lane);
     return;
   }
   task -= a.height;
@@ -425,7 +427,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (k
   const int y = down ? 0 : a.height - 1;
   const WalkStart starts[3] = {{down ? 2 : 3, x, y}, {down ? 4 : 6, x, y}, {down ? 5 : 7, x, y}};
   const RowClock clock{down ? a.down_clock : a.up_clock, static_cast<unsigned>(a.width)};
-  walk_paths<kCells, kPadded, kAdaptive, 3, kWalksPrefetch, kWalksSlots>(a, starts, a.height, lane, clock);
+  walk_paths<kCells, kPadded, kAdaptive, 3, kWalksPrefetch, kWalksSlots>(a, starts, a.height, lane,
+                                                                         clock);
 }
 
 __host__ inline int clock_chunks(int height, int rows) { return (height + rows - 1) / rows; }
