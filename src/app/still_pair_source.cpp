@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "src/core/block_pool.h"
 #include "src/core/error.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/image_formats.h"
@@ -87,7 +88,19 @@ StillPairSource::StillPairSource(const std::string& left_path, const std::string
 std::optional<StereoPair> StillPairSource::next() {
   if (delivered_) return std::nullopt;
   delivered_ = true;
-  return pair_;
+  // The views copied into the frame loop's pooled memory when it gave some, so that the pair
+  // (which the viewer matches again at every change of the parameters) goes up to a GPU without
+  // staging.
+  StereoPair pair;
+  pair.index = pair_.index;
+  pair.timestamp_s = pair_.timestamp_s;
+  pair.left = pooled_copy(pair_memory(), pair_.left);
+  pair.right = pooled_copy(pair_memory(), pair_.right);
+  pair.left16 = pair_.left16;  // 16-bit and float planes: memory of their own, as before
+  pair.right16 = pair_.right16;
+  pair.leftf = pair_.leftf;
+  pair.rightf = pair_.rightf;
+  return pair;
 }
 
 bool StillPairSource::seek(int64_t index) {

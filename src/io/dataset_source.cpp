@@ -1,5 +1,7 @@
 #include "src/io/dataset_source.h"
 
+#include "src/core/block_pool.h"
+
 namespace sv {
 
 DatasetSource::DatasetSource(const std::string& dir, double frames_per_second)
@@ -18,8 +20,9 @@ std::optional<StereoPair> DatasetSource::next() {
   StereoPair pair;
   pair.index = next_index_++;
   pair.timestamp_s = fps_ > 0 ? static_cast<double>(pair.index) / fps_ : 0.0;
-  pair.left = s.left;
-  pair.right = s.right;
+  // Into the frame loop's pooled memory when it gave some (a GPU uploads from it directly).
+  pair.left = pooled_copy(pair_memory(), s.left);
+  pair.right = pooled_copy(pair_memory(), s.right);
   return pair;
 }
 

@@ -301,11 +301,8 @@ TEST(PlaybackPacer, HoldsFramesToTheirRate) {
 }
 
 TEST(DatasetSource, DeliversTheFolderPairsWithGroundTruth) {
-  const std::string dir = fresh_dir("dataset") + "/scene";
-  std::filesystem::create_directories(dir);
-  cv::imwrite(dir + "/im0.png", flat_frame(40, 30, 60));
-  cv::imwrite(dir + "/im1.png", flat_frame(40, 30, 70));
-  write_pfm(dir + "/disp0GT.pfm", ImageF32(40, 30, 5.0f));
+  const std::string dir =
+      test::write_middlebury_scene("dataset", flat_frame(40, 30, 60), flat_frame(40, 30, 70), 5.0f);
   DatasetSource source(dir);
   EXPECT_EQ(source.frame_count(), 1);
   EXPECT_NE(source.describe().find("middlebury-2014"), std::string::npos) << source.describe();

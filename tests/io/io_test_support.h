@@ -11,11 +11,13 @@
 #include <vector>
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 #include <unistd.h>
 
 #include "src/core/image.h"
+#include "src/core/image_formats.h"
 
 namespace sv::test {
 
@@ -27,6 +29,18 @@ inline std::string fresh_dir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
+}
+
+// A Middlebury 2014 scene folder `name`/scene: the views im0.png and im1.png and a constant
+// ground truth disp0GT.pfm of `disparity`. Returns the scene's path.
+inline std::string write_middlebury_scene(const std::string& name, const cv::Mat& left,
+                                          const cv::Mat& right, float disparity) {
+  const std::string dir = fresh_dir(name) + "/scene";
+  std::filesystem::create_directories(dir);
+  cv::imwrite(dir + "/im0.png", left);
+  cv::imwrite(dir + "/im1.png", right);
+  write_pfm(dir + "/disp0GT.pfm", ImageF32(left.cols, left.rows, disparity));
+  return dir;
 }
 
 // A BGR frame of one gray level: survives MJPEG coding to within a few levels, so a frame's

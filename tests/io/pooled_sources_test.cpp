@@ -1,6 +1,6 @@
 // Sources that write their pairs into pooled blocks they are given (FrameSource::use_pair_memory,
 // issue 18) deliver the same pairs, byte for byte, as they do into memory of their own: image
-// sequences, two videos, a side-by-side video. The blocks hold garbage before, as blocks coming
+// sequences, two videos, a side-by-side video, a still pair (its views), a dataset folder. The blocks hold garbage before, as blocks coming
 // back from earlier frames do, so a pixel a source forgot to write would show.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <vector>
 
+#include "src/app/still_pair_source.h"
 #include "src/core/block_pool.h"
+#include "src/io/dataset_source.h"
 #include "src/io/frame_conversion.h"
 #include "src/io/image_sequence_source.h"
 #include "src/io/packed_video_source.h"
@@ -102,6 +104,53 @@ TEST(PooledSources, ASideBySideVideoIsCutIntoGivenBlocks) {
   PackedVideoSource pooled(dir + "/sbs.avi", PackedLayout::SideBySide);
   pooled.use_pair_memory(dirty_pool(48 * 32 * sizeof(Rgb8), 4));
   expect_same_pairs(own, pooled, 4);
+}
+
+// A 16-bit gray noise image.
+cv::Mat noise_frame16(int width, int height, int seed) {
+  cv::Mat frame(height, width, CV_16UC1);
+  cv::RNG rng(seed);
+  rng.fill(frame, cv::RNG::UNIFORM, 0, 65536);
+  return frame;
+}
+
+TEST(PooledSources, AStillPairIsCopiedIntoGivenBlocks) {
+  const std::string dir = fresh_dir("pooled_still");
+  cv::imwrite(dir + "/l.png", noise_frame(31, 17, 1));
+  cv::imwrite(dir + "/r.png", noise_frame(31, 17, 2));
+  cv::imwrite(dir + "/l16.png", noise_frame16(31, 17, 3));
+  cv::imwrite(dir + "/r16.png", noise_frame16(31, 17, 4));
+  for (const char* depth : {"", "16"}) {
+    const std::string l = dir + "/l" + depth + ".png", r = dir + "/r" + depth + ".png";
+    StillPairSource own(l, r);
+    StillPairSource pooled(l, r);
+    pooled.use_pair_memory(dirty_pool(31 * 17 * sizeof(Rgb8), 4));
+    std::optional<StereoPair> a = own.next();
+    std::optional<StereoPair> b = pooled.next();
+    ASSERT_TRUE(a && b) << depth;
+    EXPECT_EQ(b->left, a->left) << depth;
+    EXPECT_EQ(b->right, a->right) << depth;
+    EXPECT_EQ(b->left16, a->left16) << depth;
+    EXPECT_EQ(b->right16, a->right16) << depth;
+    EXPECT_TRUE(b->left.block() && b->right.block()) << depth;
+    EXPECT_EQ(b->left16.empty(), std::string(depth).empty());  // 16-bit planes kept as they were
+    // Sought back to the start, it delivers the pair again (into blocks again).
+    EXPECT_FALSE(pooled.next());
+    ASSERT_TRUE(pooled.seek(0));
+    std::optional<StereoPair> again = pooled.next();
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->left, a->left);
+    EXPECT_TRUE(again->left.block() && again->right.block()) << depth;
+  }
+}
+
+TEST(PooledSources, ADatasetFolderIsCopiedIntoGivenBlocks) {
+  const std::string dir = test::write_middlebury_scene("pooled_dataset", noise_frame(40, 30, 5),
+                                                       noise_frame(40, 30, 6), 5.0f);
+  DatasetSource own(dir);
+  DatasetSource pooled(dir);
+  pooled.use_pair_memory(dirty_pool(40 * 30 * sizeof(Rgb8), 4));
+  expect_same_pairs(own, pooled, 1);
 }
 
 TEST(PooledSources, AnExhaustedPoolLeavesTheSourceItsOwnMemory) {
