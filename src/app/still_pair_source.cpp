@@ -88,17 +88,19 @@ StillPairSource::StillPairSource(const std::string& left_path, const std::string
 std::optional<StereoPair> StillPairSource::next() {
   if (delivered_) return std::nullopt;
   delivered_ = true;
-  // The views copied into the frame loop's pooled memory when it gave some, so that the pair
-  // (which the viewer matches again at every change of the parameters) goes up to a GPU without
-  // staging.
+  // The views (and the 16-bit planes an engine matches instead) copied into the frame loop's
+  // pooled memory when it gave some, so that the pair (which the viewer matches again at every
+  // change of the parameters) goes up to a GPU without staging.
   StereoPair pair;
   pair.index = pair_.index;
   pair.timestamp_s = pair_.timestamp_s;
   pair.left = pooled_copy(pair_memory(), pair_.left);
   pair.right = pooled_copy(pair_memory(), pair_.right);
-  pair.left16 = pair_.left16;  // 16-bit and float planes: memory of their own, as before
-  pair.right16 = pair_.right16;
-  pair.leftf = pair_.leftf;
+  if (!pair_.left16.empty()) {
+    pair.left16 = pooled_copy(pair_memory(), pair_.left16);
+    pair.right16 = pooled_copy(pair_memory(), pair_.right16);
+  }
+  pair.leftf = pair_.leftf;  // float planes: the engine finds their range on the host and stages
   pair.rightf = pair_.rightf;
   return pair;
 }

@@ -35,17 +35,18 @@ struct StereoPair {
   bool needs_remap = false;
 };
 
-// A second StereoPair over the same pooled views (Image::shared), the rest copied: the frame
-// loops keep the pair they may have to match again and hand the engine this one, so a pair
-// decoded into pooled memory reaches the engine without a host copy. Neither may write the views.
+// A second StereoPair over the same pooled views and 16-bit planes (Image::shared), the rest
+// copied: the frame loops keep the pair they may have to match again and hand the engine this
+// one, so a pair decoded into pooled memory reaches the engine without a host copy. Neither may
+// write the views.
 inline StereoPair sharing_views(const StereoPair& pair) {
   StereoPair copy;
   copy.index = pair.index;
   copy.timestamp_s = pair.timestamp_s;
   copy.left = pair.left.shared();
   copy.right = pair.right.shared();
-  copy.left16 = pair.left16;
-  copy.right16 = pair.right16;
+  copy.left16 = pair.left16.shared();
+  copy.right16 = pair.right16.shared();
   copy.leftf = pair.leftf;
   copy.rightf = pair.rightf;
   copy.remap = pair.remap;

@@ -13,6 +13,7 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include "src/core/block_pool.h"
 #include "src/core/error.h"
 #include "src/core/input_file.h"
 
@@ -131,7 +132,7 @@ std::optional<int> video_gray_bits(const std::string& path) {
   return bits;
 }
 
-bool FfmpegVideoReader::receive_frame(Frame& out) {
+bool FfmpegVideoReader::receive_frame(Frame& out, BlockPool* pool) {
   Context& c = *context_;
   const int e = avcodec_receive_frame(c.codec, c.decoded);
   if (e == AVERROR(EAGAIN) || e == AVERROR_EOF) return false;
@@ -149,7 +150,7 @@ bool FfmpegVideoReader::receive_frame(Frame& out) {
   uint8_t* planes[4] = {};
   int strides[4] = {};
   if (pixels_ == Pixels::Gray16) {
-    out.gray16 = ImageU16(w, h);
+    out.gray16 = pooled_image<ImageU16>(pool, w, h);
     planes[0] = reinterpret_cast<uint8_t*>(out.gray16.data());
     strides[0] = 2 * w;
   } else {
@@ -175,11 +176,11 @@ bool FfmpegVideoReader::receive_frame(Frame& out) {
   return true;
 }
 
-std::optional<FfmpegVideoReader::Frame> FfmpegVideoReader::read() {
+std::optional<FfmpegVideoReader::Frame> FfmpegVideoReader::read(BlockPool* pool) {
   Context& c = *context_;
   Frame frame;
   while (!done_) {
-    if (receive_frame(frame)) return frame;
+    if (receive_frame(frame, pool)) return frame;
     if (draining_) {
       done_ = true;
       break;

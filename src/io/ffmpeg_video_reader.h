@@ -13,6 +13,8 @@ namespace sv {
 // with the stored values unchanged (what the lossless disparity recordings and the 16-bit raw
 // recordings hold; OpenCV's VideoCapture would reduce them to 8 bits). A file cut short (a recording stopped by a full
 // disk) reads up to its last whole frame and then ends, with truncated() saying so.
+class BlockPool;  // block_pool.h
+
 class FfmpegVideoReader {
  public:
   enum class Pixels { Rgb8, Gray16 };
@@ -37,20 +39,21 @@ class FfmpegVideoReader {
   double frames_per_second() const;
   int64_t frame_count() const;
 
-  // The next frame, or nullopt at the end. Gray16 readers fill `gray16`, Rgb8 readers `rgb`.
+  // The next frame, or nullopt at the end. Gray16 readers fill `gray16` (in a block of `pool`
+  // when it gives one: block_pool.h), Rgb8 readers `rgb`.
   struct Frame {
     ImageRgb8 rgb;
     ImageU16 gray16;
     double timestamp_s = 0.0;  // presentation time from the stream (0 when it has none)
   };
-  std::optional<Frame> read();
+  std::optional<Frame> read(BlockPool* pool = nullptr);
 
   // The file ended in the middle of its data (a read or decode error before the normal end).
   bool truncated() const { return truncated_; }
 
  private:
   struct Context;
-  bool receive_frame(Frame& out);
+  bool receive_frame(Frame& out, BlockPool* pool);
 
   std::string path_;
   Pixels pixels_;

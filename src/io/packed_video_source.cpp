@@ -1,5 +1,6 @@
 #include "src/io/packed_video_source.h"
 
+#include "src/core/block_pool.h"
 #include "src/core/error.h"
 #include "src/io/video_file_reader.h"
 
@@ -8,12 +9,14 @@ namespace {
 
 // The 16-bit planes of a packed frame, cut as split_packed_frame cuts its views (`layout` is
 // resolved and the size was checked at construction).
-void split_packed_gray16(const ImageU16& frame, PackedLayout layout, ImageU16& left, ImageU16& right) {
+// The 16-bit views of a packed frame, in blocks of `pool` when it gives them (as the 8-bit views).
+void split_packed_gray16(const ImageU16& frame, PackedLayout layout, BlockPool* pool,
+                         ImageU16& left, ImageU16& right) {
   const bool sbs = layout == PackedLayout::SideBySide;
   const int w = sbs ? frame.width() / 2 : frame.width();
   const int h = sbs ? frame.height() : frame.height() / 2;
-  left = ImageU16(w, h);
-  right = ImageU16(w, h);
+  left = pooled_image<ImageU16>(pool, w, h);
+  right = pooled_image<ImageU16>(pool, w, h);
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       left.at(x, y) = frame.at(x, y);
@@ -72,7 +75,7 @@ std::optional<StereoPair> PackedVideoSource::next() {
   pair.left = std::move(views.left);
   pair.right = std::move(views.right);
   // A high bit depth video keeps its values, as 16-bit image files do (frame_source.h).
-  if (!frame->gray16.empty()) split_packed_gray16(frame->gray16, layout_, pair.left16, pair.right16);
+  if (!frame->gray16.empty()) split_packed_gray16(frame->gray16, layout_, pair_memory(), pair.left16, pair.right16);
   return pair;
 }
 

@@ -155,14 +155,18 @@ FullDepthImage read_image_full_depth(const std::string& path, BlockPool* pool) {
   if (ext == ".pfm") return float_image(read_pfm(path));
   if (ext == ".pgm" || ext == ".ppm" || ext == ".pnm") {
     NetpbmImage netpbm = read_netpbm_full_depth(path);
-    return FullDepthImage{std::move(netpbm.view), std::move(netpbm.gray16), ImageF32()};
+    // The 16-bit plane is what an engine uploads: into the pool, as the 8-bit view of an 8-bit file.
+    ImageU16 gray16 = netpbm.gray16.empty() ? ImageU16() : pooled_copy(pool, netpbm.gray16);
+    return FullDepthImage{std::move(netpbm.view), std::move(gray16), ImageF32()};
   }
   const cv::Mat mat = read_with_opencv(path, cv::IMREAD_UNCHANGED);
   if (mat.depth() == CV_32F) return read_float_image(path, mat);
   if (mat.depth() != CV_16U)
     return FullDepthImage{read_image_rgb(path, pool), ImageU16(), ImageF32()};
   const int channels = mat.channels();
-  FullDepthImage image{ImageRgb8(mat.cols, mat.rows), ImageU16(mat.cols, mat.rows), ImageF32()};
+  // The 16-bit plane (what an engine uploads) in a block of the pool when it gives one.
+  FullDepthImage image{ImageRgb8(mat.cols, mat.rows), pooled_image<ImageU16>(pool, mat.cols, mat.rows),
+                       ImageF32()};
   for (int y = 0; y < mat.rows; ++y) {
     const uint16_t* src = mat.ptr<uint16_t>(y);
     Rgb8* view = image.view.row(y);

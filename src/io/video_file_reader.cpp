@@ -105,10 +105,10 @@ bool VideoFileReader::open_full_depth() {
   return true;
 }
 
-std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth() {
+std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth(BlockPool* pool) {
   std::optional<FfmpegVideoReader::Frame> decoded;
   try {
-    decoded = capture_->full_depth->read();
+    decoded = capture_->full_depth->read(pool);
   } catch (const std::runtime_error&) {
     decoded.reset();  // a frame that cannot be converted ends the file like a damaged one
   }
@@ -151,7 +151,7 @@ bool VideoFileReader::seek_full_depth(int64_t index) {
 #else
 
 bool VideoFileReader::open_full_depth() { return false; }
-std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth() { return std::nullopt; }
+std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth(BlockPool*) { return std::nullopt; }
 bool VideoFileReader::seek_full_depth(int64_t) { return false; }
 
 #endif
@@ -164,7 +164,7 @@ std::optional<VideoFileReader::Frame> VideoFileReader::read(BlockPool* pool) {
     return frame;
   }
   if (ended_) return std::nullopt;
-  if (high_bit_depth()) return read_full_depth();
+  if (high_bit_depth()) return read_full_depth(pool);
   cv::Mat mat;
   bool ok = false;
   try {

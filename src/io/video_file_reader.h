@@ -64,7 +64,7 @@ class VideoFileReader {
  private:
   struct Capture;
   bool open_full_depth();
-  std::optional<Frame> read_full_depth();
+  std::optional<Frame> read_full_depth(BlockPool* pool = nullptr);
   bool seek_full_depth(int64_t index);
 
   std::string path_;

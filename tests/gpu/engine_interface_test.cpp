@@ -200,6 +200,27 @@ TEST(CudaPooledFrames, PinnedPooledInputEqualsHostInputBitForBit) {
         gpu.compute(test::request_of(pooled_left, pooled_right, params));
     EXPECT_TRUE(same_bits(gray_pooled.disparity_fixed, gray_host.disparity_fixed));
     EXPECT_TRUE(same_bits(gray_pooled.disparity_fixed, host.disparity_fixed));
+
+    // 16-bit pairs (what 16-bit sources deliver into pooled blocks): the low byte carries detail
+    // the 8-bit view does not, so a plane read from the wrong place would change the result.
+    const auto deep = [](const ImageU8& gray, int salt) {
+      ImageU16 image(gray.width(), gray.height());
+      for (size_t i = 0; i < image.size(); ++i) {
+        image.data()[i] = static_cast<uint16_t>(gray.data()[i] * 256 + (i * 37 + salt) % 251);
+      }
+      return image;
+    };
+    const ImageU16 left16 = deep(gray_left, 1), right16 = deep(gray_right, 2);
+    const DisparityResult deep_host = gpu.compute(test::request_of(left16, right16, params));
+    const ImageU16 pooled_left16 = pooled_copy(&pool, left16);
+    const ImageU16 pooled_right16 = pooled_copy(&pool, right16);
+    ASSERT_TRUE(in_pinned_block(pooled_left16.data(), pooled_left16.block()));
+    const DisparityResult deep_pooled =
+        gpu.compute(test::request_of(pooled_left16, pooled_right16, params));
+    EXPECT_TRUE(same_bits(deep_pooled.disparity_fixed, deep_host.disparity_fixed));
+    EXPECT_TRUE(same_bits(deep_pooled.disparity, deep_host.disparity));
+    EXPECT_EQ(deep_pooled.timings.host_copy_ms, 0.0) << "a pooled 16-bit pair goes up as it is";
+    EXPECT_GT(deep_host.timings.host_copy_ms, 0.0);
   }
 }
 

@@ -168,6 +168,32 @@ TEST(FullDepthVideo, PackedSixteenBitVideoSplitsExactly) {
   }
 }
 
+// Given the frame loop's pooled memory (issue 18), both kinds of 16-bit video sources decode
+// their 16-bit planes, which an engine uploads, into its blocks, with the same values; the first
+// frame is decoded as the file opens, before any pool is known.
+TEST(FullDepthVideo, SixteenBitPlanesDecodeIntoGivenBlocks) {
+  const std::string dir = test::fresh_dir("deep_pooled");
+  const auto left = view_frames(4), right = view_frames(5);
+  write_gray16_video(dir + "/l.mkv", left);
+  write_gray16_video(dir + "/r.mkv", right);
+  std::vector<ImageU16> packed;
+  for (int i = 0; i < kFrames; ++i) packed.push_back(pack(left[i], right[i], true));
+  write_gray16_video(dir + "/sbs.mkv", packed);
+  VideoPairSource two(dir + "/l.mkv", dir + "/r.mkv");
+  PackedVideoSource side_by_side(dir + "/sbs.mkv", PackedLayout::SideBySide);
+  for (FrameSource* source : std::vector<FrameSource*>{&two, &side_by_side}) {
+    source->use_pair_memory(test::dirty_pool(kWidth * kHeight * sizeof(Rgb8), 8));
+    for (int i = 0; i < kFrames; ++i) {
+      const auto pair = source->next();
+      ASSERT_TRUE(pair) << source->describe() << " " << i;
+      expect_pair_equals(*pair, left[i], right[i], i);
+      if (i > 0 || source == &side_by_side) {
+        EXPECT_TRUE(pair->left16.block() && pair->right16.block()) << source->describe() << " " << i;
+      }
+    }
+  }
+}
+
 TEST(FullDepthVideo, EightAndSixteenBitViewsAreRefusedTogether) {
   const std::string dir = test::fresh_dir("deep_mixed");
   // Even sizes: MJPEG would pad an odd width, and the depth must be what tells them apart.

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,8 +18,10 @@
 #include <opencv2/videoio.hpp>
 #include <unistd.h>
 
+#include "src/core/block_pool.h"
 #include "src/core/image.h"
 #include "src/core/image_formats.h"
+#include "tests/support/counting_host_memory.h"
 
 namespace sv::test {
 
@@ -79,6 +83,18 @@ inline double mean_level(const ImageRgb8& image) {
   double sum = 0;
   for (const Rgb8& p : image.pixels()) sum += (p.r + p.g + p.b) / 3.0;
   return image.empty() ? -1 : sum / static_cast<double>(image.size());
+}
+
+// A pool of `blocks` blocks of `bytes`, each filled with a different garbage byte, as blocks coming
+// back from earlier frames are: a pixel a source forgot to write would show.
+inline std::shared_ptr<BlockPool> dirty_pool(size_t bytes, int blocks) {
+  auto pool = std::make_shared<BlockPool>(std::make_shared<CountingHostMemory>(), blocks);
+  std::vector<std::shared_ptr<PixelBlock>> all;
+  for (int i = 0; i < blocks; ++i) {
+    all.push_back(pool->acquire(bytes));
+    std::memset(all.back()->data(), 0x5A + 3 * i, bytes);
+  }
+  return pool;
 }
 
 }  // namespace sv::test

@@ -1,7 +1,9 @@
 // Sources that write their pairs into pooled blocks they are given (FrameSource::use_pair_memory,
 // issue 18) deliver the same pairs, byte for byte, as they do into memory of their own: image
-// sequences, two videos, a side-by-side video, a still pair (its views), a dataset folder. The blocks hold garbage before, as blocks coming
-// back from earlier frames do, so a pixel a source forgot to write would show.
+// sequences (8- and 16-bit), two videos, a side-by-side video, a still pair (its views and 16-bit
+// planes), a dataset folder (16-bit videos: full_depth_video_test.cpp). The blocks hold garbage
+// before, as blocks coming back from earlier frames do, so a pixel a source forgot to write would
+// show.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -23,6 +25,7 @@
 namespace sv {
 namespace {
 
+using test::dirty_pool;
 using test::fresh_dir;
 using test::write_mjpeg_avi;
 
@@ -31,16 +34,6 @@ cv::Mat noise_frame(int width, int height, int seed) {
   cv::RNG rng(seed);
   rng.fill(frame, cv::RNG::UNIFORM, 0, 256);
   return frame;
-}
-
-std::shared_ptr<BlockPool> dirty_pool(size_t bytes, int blocks) {
-  auto pool = std::make_shared<BlockPool>(std::make_shared<test::CountingHostMemory>(), blocks);
-  std::vector<std::shared_ptr<PixelBlock>> all;
-  for (int i = 0; i < blocks; ++i) {
-    all.push_back(pool->acquire(bytes));
-    std::memset(all.back()->data(), 0x5A + 3 * i, bytes);
-  }
-  return pool;
 }
 
 // `count` pairs of noise images in `dir`: left_%d.png and right_%d.png.
@@ -62,8 +55,13 @@ void expect_same_pairs(FrameSource& own, FrameSource& pooled, int expected_pairs
     if (!a) break;
     EXPECT_EQ(b->left, a->left) << "pair " << pairs;
     EXPECT_EQ(b->right, a->right) << "pair " << pairs;
+    EXPECT_EQ(b->left16, a->left16) << "pair " << pairs;
+    EXPECT_EQ(b->right16, a->right16) << "pair " << pairs;
     if (pairs >= first_pooled) {
-      EXPECT_TRUE(b->left.block() && b->right.block()) << "pair " << pairs;
+      // What an engine uploads: the 16-bit planes of a 16-bit source (its views are for display).
+      const bool deep = !a->left16.empty();
+      EXPECT_TRUE(deep ? b->left16.block() && b->right16.block() : b->left.block() && b->right.block())
+          << "pair " << pairs;
     }
     ++pairs;
   }
@@ -77,6 +75,26 @@ TEST(PooledSources, ImageSequencesDecodeIntoGivenBlocks) {
   ImageSequenceSource pooled(dir + "/left_%d.png", dir + "/right_%d.png");
   pooled.use_pair_memory(dirty_pool(37 * 23 * sizeof(Rgb8), 4));
   expect_same_pairs(own, pooled, 4);
+}
+
+// A 16-bit gray noise image.
+cv::Mat noise_frame16(int width, int height, int seed) {
+  cv::Mat frame(height, width, CV_16UC1);
+  cv::RNG rng(seed);
+  rng.fill(frame, cv::RNG::UNIFORM, 0, 65536);
+  return frame;
+}
+
+TEST(PooledSources, SixteenBitImageSequencesDecodeIntoGivenBlocks) {
+  const std::string dir = fresh_dir("pooled_sequence16");
+  for (int i = 0; i < 3; ++i) {
+    cv::imwrite(dir + "/left_" + std::to_string(i) + ".png", noise_frame16(29, 19, i));
+    cv::imwrite(dir + "/right_" + std::to_string(i) + ".png", noise_frame16(29, 19, 50 + i));
+  }
+  ImageSequenceSource own(dir + "/left_%d.png", dir + "/right_%d.png");
+  ImageSequenceSource pooled(dir + "/left_%d.png", dir + "/right_%d.png");
+  pooled.use_pair_memory(dirty_pool(29 * 19 * sizeof(Rgb8), 8));
+  expect_same_pairs(own, pooled, 3);
 }
 
 TEST(PooledSources, TwoVideosDecodeIntoGivenBlocks) {
@@ -106,14 +124,6 @@ TEST(PooledSources, ASideBySideVideoIsCutIntoGivenBlocks) {
   expect_same_pairs(own, pooled, 4);
 }
 
-// A 16-bit gray noise image.
-cv::Mat noise_frame16(int width, int height, int seed) {
-  cv::Mat frame(height, width, CV_16UC1);
-  cv::RNG rng(seed);
-  rng.fill(frame, cv::RNG::UNIFORM, 0, 65536);
-  return frame;
-}
-
 TEST(PooledSources, AStillPairIsCopiedIntoGivenBlocks) {
   const std::string dir = fresh_dir("pooled_still");
   cv::imwrite(dir + "/l.png", noise_frame(31, 17, 1));
@@ -124,7 +134,8 @@ TEST(PooledSources, AStillPairIsCopiedIntoGivenBlocks) {
     const std::string l = dir + "/l" + depth + ".png", r = dir + "/r" + depth + ".png";
     StillPairSource own(l, r);
     StillPairSource pooled(l, r);
-    pooled.use_pair_memory(dirty_pool(31 * 17 * sizeof(Rgb8), 4));
+    // Views and 16-bit planes: four blocks a pair, and a second pair while the first is held.
+    pooled.use_pair_memory(dirty_pool(31 * 17 * sizeof(Rgb8), 8));
     std::optional<StereoPair> a = own.next();
     std::optional<StereoPair> b = pooled.next();
     ASSERT_TRUE(a && b) << depth;
@@ -133,7 +144,8 @@ TEST(PooledSources, AStillPairIsCopiedIntoGivenBlocks) {
     EXPECT_EQ(b->left16, a->left16) << depth;
     EXPECT_EQ(b->right16, a->right16) << depth;
     EXPECT_TRUE(b->left.block() && b->right.block()) << depth;
-    EXPECT_EQ(b->left16.empty(), std::string(depth).empty());  // 16-bit planes kept as they were
+    EXPECT_EQ(b->left16.empty(), std::string(depth).empty());
+    if (!b->left16.empty()) EXPECT_TRUE(b->left16.block() && b->right16.block());
     // Sought back to the start, it delivers the pair again (into blocks again).
     EXPECT_FALSE(pooled.next());
     ASSERT_TRUE(pooled.seek(0));
@@ -151,6 +163,24 @@ TEST(PooledSources, ADatasetFolderIsCopiedIntoGivenBlocks) {
   DatasetSource pooled(dir);
   pooled.use_pair_memory(dirty_pool(40 * 30 * sizeof(Rgb8), 4));
   expect_same_pairs(own, pooled, 1);
+}
+
+// The frame loops keep a pair to match again and hand the engine sharing_views(pair): pooled
+// views and 16-bit planes are shared, not copied; planes of their own memory are copied.
+TEST(PooledSources, SharingViewsSharesPooledPlanesAndCopiesOwnOnes) {
+  auto pool = dirty_pool(16 * 8 * sizeof(Rgb8), 8);
+  StereoPair pair;
+  pair.left = pooled_copy(pool.get(), ImageRgb8(16, 8, Rgb8{1, 2, 3}));
+  pair.right = pooled_copy(pool.get(), ImageRgb8(16, 8, Rgb8{4, 5, 6}));
+  pair.left16 = pooled_copy(pool.get(), ImageU16(16, 8, 1000));
+  pair.right16 = ImageU16(16, 8, 2000);  // memory of its own
+  const StereoPair shared = sharing_views(pair);
+  EXPECT_EQ(shared.left.data(), pair.left.data());
+  EXPECT_EQ(shared.right.data(), pair.right.data());
+  EXPECT_EQ(shared.left16.data(), pair.left16.data());
+  EXPECT_EQ(shared.left16.block(), pair.left16.block());
+  EXPECT_NE(shared.right16.data(), pair.right16.data());
+  EXPECT_EQ(shared.right16, pair.right16);
 }
 
 TEST(PooledSources, AnExhaustedPoolLeavesTheSourceItsOwnMemory) {
