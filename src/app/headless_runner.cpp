@@ -178,7 +178,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
 #ifdef STEREOVIEW_HAS_RECORDING
   std::unique_ptr<HeadlessRecording> recorder;  // outside the try: an error still finishes it
 #endif
-  bool reading_source = false;  // an error now is the source's
+  [[maybe_unused]] bool reading_source = false;  // an error now is the source's (for the recording)
   try {
     const Colormap colormap = parse_colormap(options.colormap);
     if (!options.out_dir.empty()) create_output_folder(options.out_dir, "--out");
@@ -271,7 +271,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     int64_t done = 0;    // frames computed and written
     int64_t failed = 0;  // frames reported as failed
     int engine_failures_in_a_row = 0;
-    bool source_ended = false;
+    [[maybe_unused]] bool source_ended = false;  // why a recording stopped
     std::exception_ptr source_error;  // raised once the frames in flight are written
     int live_failures = 0;
     bool depth_noted = false;  // 16-bit input: say once whether its full depth is matched
