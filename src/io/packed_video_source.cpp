@@ -68,14 +68,17 @@ std::optional<StereoPair> PackedVideoSource::next() {
     end_reported_ = true;
     return std::nullopt;
   }
-  SplitViews views = split_packed_frame(frame->image, layout_, pair_memory());
+  // The planes an engine uploads go into the pool: the 16-bit ones of a 16-bit video (its views
+  // are for display), else the views.
+  const bool deep = !frame->gray16.empty();
+  SplitViews views = split_packed_frame(frame->image, layout_, deep ? nullptr : pair_memory());
   StereoPair pair;
   pair.index = index;
   pair.timestamp_s = frame->timestamp_s;
   pair.left = std::move(views.left);
   pair.right = std::move(views.right);
   // A high bit depth video keeps its values, as 16-bit image files do (frame_source.h).
-  if (!frame->gray16.empty()) split_packed_gray16(frame->gray16, layout_, pair_memory(), pair.left16, pair.right16);
+  if (deep) split_packed_gray16(frame->gray16, layout_, pair_memory(), pair.left16, pair.right16);
   return pair;
 }
 
