@@ -9,12 +9,12 @@
 
 namespace sv {
 
+class BlockPool;  // block_pool.h
+
 // A video decoded through FFmpeg's libraries, frame by frame, as 8-bit RGB or as 16-bit gray
 // with the stored values unchanged (what the lossless disparity recordings and the 16-bit raw
 // recordings hold; OpenCV's VideoCapture would reduce them to 8 bits). A file cut short (a recording stopped by a full
 // disk) reads up to its last whole frame and then ends, with truncated() saying so.
-class BlockPool;  // block_pool.h
-
 class FfmpegVideoReader {
  public:
   enum class Pixels { Rgb8, Gray16 };

@@ -8,8 +8,7 @@ namespace sv {
 namespace {
 
 // The 16-bit planes of a packed frame, cut as split_packed_frame cuts its views (`layout` is
-// resolved and the size was checked at construction).
-// The 16-bit views of a packed frame, in blocks of `pool` when it gives them (as the 8-bit views).
+// resolved and the size was checked at construction), in blocks of `pool` when it gives them.
 void split_packed_gray16(const ImageU16& frame, PackedLayout layout, BlockPool* pool,
                          ImageU16& left, ImageU16& right) {
   const bool sbs = layout == PackedLayout::SideBySide;

@@ -165,8 +165,8 @@ FullDepthImage read_image_full_depth(const std::string& path, BlockPool* pool) {
     return FullDepthImage{read_image_rgb(path, pool), ImageU16(), ImageF32()};
   const int channels = mat.channels();
   // The 16-bit plane (what an engine uploads) in a block of the pool when it gives one.
-  FullDepthImage image{ImageRgb8(mat.cols, mat.rows), pooled_image<ImageU16>(pool, mat.cols, mat.rows),
-                       ImageF32()};
+  FullDepthImage image{ImageRgb8(mat.cols, mat.rows),
+                       pooled_image<ImageU16>(pool, mat.cols, mat.rows), ImageF32()};
   for (int y = 0; y < mat.rows; ++y) {
     const uint16_t* src = mat.ptr<uint16_t>(y);
     Rgb8* view = image.view.row(y);

@@ -151,7 +151,9 @@ bool VideoFileReader::seek_full_depth(int64_t index) {
 #else
 
 bool VideoFileReader::open_full_depth() { return false; }
-std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth(BlockPool*) { return std::nullopt; }
+std::optional<VideoFileReader::Frame> VideoFileReader::read_full_depth(BlockPool*) {
+  return std::nullopt;
+}
 bool VideoFileReader::seek_full_depth(int64_t) { return false; }
 
 #endif
