@@ -6,7 +6,6 @@
 // show.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <memory>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -20,7 +19,6 @@
 #include "src/io/packed_video_source.h"
 #include "src/io/video_pair_source.h"
 #include "tests/io/io_test_support.h"
-#include "tests/support/counting_host_memory.h"
 
 namespace sv {
 namespace {
