@@ -1,7 +1,6 @@
 #include "cuda/cuda_engine.h"
 
 #include <chrono>
-#include <cstring>
 #include <deque>
 #include <exception>
 #include <limits>
@@ -31,7 +30,6 @@
 #include "src/core/high_bit_depth.h"
 #include "src/core/parallel_copy.h"
 #include "src/core/pyramid.h"
-#include "src/core/remap.h"
 #include "src/core/temporal_filter.h"
 
 namespace sv::cuda {
@@ -217,7 +215,10 @@ struct CudaEngine::Impl {
   const float* inputf_left = nullptr;
   const float* inputf_right = nullptr;
   float float_missing = 0.0f;
-  FloatViewRange float_range;  // the float pair's range view, for every level's 8-bit image
+  // The float pair's range (float_view_range), found on the GPU, for every level's 8-bit image;
+  // one serves all frames, as they run one after the other on the compute stream.
+  DeviceBuffer<FloatViewRange> float_range;
+  DeviceBuffer<int> float_range_keys;
   DeviceBuffer<uint8_t> view_left, view_right;
   // Coarse levels of 16-bit or float input, reduced at full depth (pyramid.cpp); index 0 unused.
   std::vector<DeviceBuffer<uint16_t>> left16_levels, right16_levels;
@@ -237,7 +238,7 @@ struct CudaEngine::Impl {
   // format) and runs what turns it into 8-bit gray planes (the rectification, the gray of a
   // colour pair, the 8-bit view of a 16-bit or float one), recording into `frame_events`.
   void prepare_input(const FrameRequest& request, const void* left, const void* right,
-                     const FloatViewRange* float_range, StageEvents& frame_events);
+                     StageEvents& frame_events);
   // The checks of a request before anything is queued; throws InputError.
   void require_acceptable(const FrameRequest& request) const;
   // Queues a checked request into a free slot.
@@ -587,14 +588,7 @@ void CudaEngine::Impl::require_acceptable(const FrameRequest& request) const {
     case PixelFormat::Gray8:
     case PixelFormat::Rgb8: require_missing_value_fits(params, 255); break;
     case PixelFormat::Gray16: require_high_bit_depth_support(params); break;
-    case PixelFormat::GrayFloat:
-      require_float_input_support(params);
-      // The 8-bit view's range is the whole pair's: the host computes it from host planes.
-      if (pair.memory == MemorySpace::Device) {
-        throw InputError("float pairs are taken from host memory only (their 8-bit view's range "
-                         "is found on the host)");
-      }
-      break;
+    case PixelFormat::GrayFloat: require_float_input_support(params); break;
   }
   pyramid_sizes(pair.width, pair.height, params.pyramid_levels);
   if (request.rectification) {
@@ -665,8 +659,7 @@ void CudaEngine::collect(DisparityResult& result) {
 }
 
 void CudaEngine::Impl::prepare_input(const FrameRequest& request, const void* left,
-                                     const void* right, const FloatViewRange* range,
-                                     StageEvents& frame_events) {
+                                     const void* right, StageEvents& frame_events) {
   const StereoParams& params = request.params;
   const int width = request.pair.width, height = request.pair.height;
   const size_t pixels = static_cast<size_t>(width) * height;
@@ -674,8 +667,7 @@ void CudaEngine::Impl::prepare_input(const FrameRequest& request, const void* le
   level0_colour_left = nullptr;
   input16_left = input16_right = nullptr;
   inputf_left = inputf_right = nullptr;
-  // Float pairs are rectified on the host (range); the others by the GPU remap when asked.
-  const bool rectify = request.rectification && request.pair.format != PixelFormat::GrayFloat;
+  const bool rectify = static_cast<bool>(request.rectification);
   if (rectify) rectification.set(request.rectification, stream);
   switch (request.pair.format) {
     case PixelFormat::Rgb8: {
@@ -703,13 +695,23 @@ void CudaEngine::Impl::prepare_input(const FrameRequest& request, const void* le
       // cudaMalloc aligns far beyond 4 bytes, so the slot's bytes can be read as floats.
       inputf_left = static_cast<const float*>(left);
       inputf_right = static_cast<const float*>(right);
+      if (rectify) {
+        ScopedStage s(frame_events, "rectify");
+        rectification.rectify(inputf_left, inputf_right, stream);
+        inputf_left = rectification.leftf();
+        inputf_right = rectification.rightf();
+      }
       float_missing = float_missing_value(params);
-      float_range = *range;
       view_left.reserve(pixels);
       view_right.reserve(pixels);
+      float_range.reserve(1);
+      float_range_keys.reserve(2);
+      // The view's range is the (rectified) pair's, found here: no host pass over the planes.
       ScopedStage s(frame_events, "8-bit view");
-      eight_bit_view(inputf_left, width, height, range->lo, range->scale, view_left.data(), stream);
-      eight_bit_view(inputf_right, width, height, range->lo, range->scale, view_right.data(), stream);
+      float_view_range(inputf_left, inputf_right, pixels, float_missing, float_range_keys.data(),
+                       float_range.data(), stream);
+      eight_bit_view(inputf_left, width, height, float_range.data(), view_left.data(), stream);
+      eight_bit_view(inputf_right, width, height, float_range.data(), view_right.data(), stream);
       level0_left = view_left.data();
       level0_right = view_right.data();
       return;
@@ -753,23 +755,8 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
   const ResultParts& want = request.want;
   const bool device_input = request.pair.memory == MemorySpace::Device;
   const bool rectifies_colour = request.rectification && request.pair.format == PixelFormat::Rgb8;
-
-  // Float pairs: the 8-bit view's range is the (rectified) pair's, found on the host.
   const void* host_left = request.pair.left;
   const void* host_right = request.pair.right;
-  ImageF32 rectified_left, rectified_right;
-  FloatViewRange range;
-  if (request.pair.format == PixelFormat::GrayFloat) {
-    ImageF32 raw_left(width, height), raw_right(width, height);
-    std::memcpy(raw_left.data(), host_left, pixels * sizeof(float));
-    std::memcpy(raw_right.data(), host_right, pixels * sizeof(float));
-    if (request.rectification) rectify_pair(*request.rectification, raw_left, raw_right);
-    range = float_view_range(raw_left, raw_right, params);
-    rectified_left = std::move(raw_left);
-    rectified_right = std::move(raw_right);
-    host_left = rectified_left.data();
-    host_right = rectified_right.data();
-  }
 
   slot.events.begin_frame();
   slot.staging_copy_ms = 0.0;
@@ -781,8 +768,7 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
     slot.right.reserve(bytes);
     // The slot's device planes are free once its previous frame no longer reads them.
     SV_CUDA_CHECK(cudaStreamWaitEvent(upload_stream, slot.consumed, 0));
-    const bool direct = request.pair.format != PixelFormat::GrayFloat &&
-                        uploads_directly(host_left, request.pair.left_block, bytes) &&
+    const bool direct = uploads_directly(host_left, request.pair.left_block, bytes) &&
                         uploads_directly(host_right, request.pair.right_block, bytes);
     if (direct) {
       slot.events.begin("upload", upload_stream);
@@ -817,7 +803,7 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
     left = slot.left.data();
     right = slot.right.data();
   }
-  prepare_input(request, left, right, &range, slot.events);
+  prepare_input(request, left, right, slot.events);
   slot.probe.begin(want.probe, width, height);
   probe = &slot.probe;
   run_pipeline(params, width, height);
@@ -969,7 +955,7 @@ void CudaEngine::compute_on_device(const PairView& pair, const StereoParams& par
   SV_CUDA_CHECK(cudaEventRecord(d.device_call_ready, caller_stream));
   SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, d.device_call_ready, 0));
   d.device_call_events.begin_frame();
-  d.prepare_input(request, pair.left, pair.right, nullptr, d.device_call_events);
+  d.prepare_input(request, pair.left, pair.right, d.device_call_events);
   d.probe = nullptr;  // no probe on this path
   d.run_pipeline(params, pair.width, pair.height);
   const size_t pixels = static_cast<size_t>(pair.width) * pair.height;
@@ -1016,9 +1002,9 @@ void CudaEngine::Impl::build_coarse_levels(const StereoParams& params, const std
       rightf_levels[i].reserve(n);
       downsample_2x2(leftf_image(i - 1), in.width, in.height, float_missing, leftf_levels[i].data(), stream);
       downsample_2x2(rightf_image(i - 1), in.width, in.height, float_missing, rightf_levels[i].data(), stream);
-      eight_bit_view(leftf_levels[i].data(), out.width, out.height, float_range.lo, float_range.scale,
+      eight_bit_view(leftf_levels[i].data(), out.width, out.height, float_range.data(),
                      left_levels[i].data(), stream);
-      eight_bit_view(rightf_levels[i].data(), out.width, out.height, float_range.lo, float_range.scale,
+      eight_bit_view(rightf_levels[i].data(), out.width, out.height, float_range.data(),
                      right_levels[i].data(), stream);
     } else {
       downsample_2x2(left_image(i - 1), in.width, in.height, left_levels[i].data(), stream);

@@ -35,8 +35,8 @@ class CudaEngine : public StereoEngine {
   bool supports_high_bit_depth(const StereoParams& params) const override;
   bool supports_float_input(const StereoParams& params) const override;
   // The GPU remap (cuda/remap.h) for a request's rectification, bit for bit as remap_bilinear on
-  // the host; colour pairs come back with their rectified views. Float pairs are rectified on
-  // the host: their 8-bit view's range is the rectified pair's, which the host needs first.
+  // the host; colour pairs come back with their rectified views. A float pair's 8-bit view takes
+  // the rectified pair's range, which the GPU finds too (no host pass over its planes).
   bool can_rectify() const override { return true; }
   bool accepts_device_input() const override { return true; }
   // Every registered algorithm.

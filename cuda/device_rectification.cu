@@ -72,6 +72,13 @@ void DeviceRectification::rectify(const uint16_t* left, const uint16_t* right, c
   remap_bilinear(right, width_, height_, right_maps(), right16_.data(), stream);
 }
 
+void DeviceRectification::rectify(const float* left, const float* right, cudaStream_t stream) {
+  leftf_.reserve(pixels());
+  rightf_.reserve(pixels());
+  remap_bilinear(left, width_, height_, left_maps(), leftf_.data(), stream);
+  remap_bilinear(right, width_, height_, right_maps(), rightf_.data(), stream);
+}
+
 void DeviceRectification::rectify(const Rgb8* left, const Rgb8* right, cudaStream_t stream) {
   gray_left_.reserve(pixels());
   gray_right_.reserve(pixels());

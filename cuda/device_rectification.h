@@ -32,6 +32,7 @@ class DeviceRectification {
   // The remaps of a raw pair (the maps' size) into the rectified planes, on `stream`.
   void rectify(const uint8_t* left, const uint8_t* right, cudaStream_t stream);
   void rectify(const uint16_t* left, const uint16_t* right, cudaStream_t stream);
+  void rectify(const float* left, const float* right, cudaStream_t stream);
   // Colour: the rectified views and their gray (image.h's to_gray), in one pass per view.
   void rectify(const Rgb8* left, const Rgb8* right, cudaStream_t stream);
 
@@ -40,6 +41,8 @@ class DeviceRectification {
   const uint8_t* gray_right() const { return gray_right_.data(); }
   const uint16_t* left16() const { return left16_.data(); }
   const uint16_t* right16() const { return right16_.data(); }
+  const float* leftf() const { return leftf_.data(); }
+  const float* rightf() const { return rightf_.data(); }
   const Rgb8* colour_left() const { return colour_left_.data(); }
   const Rgb8* colour_right() const { return colour_right_.data(); }
 
@@ -54,6 +57,7 @@ class DeviceRectification {
   DeviceBuffer<float> device_maps_;  // left x, left y, right x, right y
   DeviceBuffer<uint8_t> gray_left_, gray_right_;
   DeviceBuffer<uint16_t> left16_, right16_;
+  DeviceBuffer<float> leftf_, rightf_;
   DeviceBuffer<Rgb8> colour_left_, colour_right_;
 };
 

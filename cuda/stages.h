@@ -15,6 +15,7 @@
 #include "cuda/side_stream.h"
 #include "src/core/census_transform.h"
 #include "src/core/colorize.h"
+#include "src/core/high_bit_depth.h"
 #include "src/core/sgm_aggregation.h"
 #include "src/core/stereo_params.h"
 #include "src/core/temporal_filter_math.h"
@@ -41,9 +42,17 @@ void census_transform(const float* image, int width, int height, CensusWindow wi
 void eight_bit_view(const uint16_t* image, int width, int height, uint8_t* view,
                     cudaStream_t stream);
 // The same for float input: the pair's range view (float_view_range, eight_bit_value(float)),
-// with `lo` and `scale` computed on the host from the pair.
+// with `lo` and `scale` given, or read from device memory (`range`, as float_view_range leaves it).
 void eight_bit_view(const float* image, int width, int height, float lo, float scale,
                     uint8_t* view, cudaStream_t stream);
+void eight_bit_view(const float* image, int width, int height, const FloatViewRange* range,
+                    uint8_t* view, cudaStream_t stream);
+// float_view_range of high_bit_depth.cpp for a pair of `pixels` values a plane in device memory,
+// into *range (device memory; `missing` is float_missing_value(params)); `keys` is scratch for
+// 2 ints. Equal to the CPU's range bit for bit but for the sign of a zero end, which leaves
+// every 8-bit value the same.
+void float_view_range(const float* left, const float* right, size_t pixels, float missing,
+                      int* keys, FloatViewRange* range, cudaStream_t stream);
 
 // rank.cu — rank_transform.cpp: ranks of an M x M window (3..15); the cost volume with a
 // candidate stride (count for the general stages, the padded stride of the fast SGM; padding

@@ -88,9 +88,9 @@ StillPairSource::StillPairSource(const std::string& left_path, const std::string
 std::optional<StereoPair> StillPairSource::next() {
   if (delivered_) return std::nullopt;
   delivered_ = true;
-  // The views (and the 16-bit planes an engine matches instead) copied into the frame loop's
-  // pooled memory when it gave some, so that the pair (which the viewer matches again at every
-  // change of the parameters) goes up to a GPU without staging.
+  // The views (and the 16-bit or float planes an engine matches instead) copied into the frame
+  // loop's pooled memory when it gave some, so that the pair (which the viewer matches again at
+  // every change of the parameters) goes up to a GPU without staging.
   StereoPair pair;
   pair.index = pair_.index;
   pair.timestamp_s = pair_.timestamp_s;
@@ -100,8 +100,10 @@ std::optional<StereoPair> StillPairSource::next() {
     pair.left16 = pooled_copy(pair_memory(), pair_.left16);
     pair.right16 = pooled_copy(pair_memory(), pair_.right16);
   }
-  pair.leftf = pair_.leftf;  // float planes: the engine finds their range on the host and stages
-  pair.rightf = pair_.rightf;
+  if (!pair_.leftf.empty()) {
+    pair.leftf = pooled_copy(pair_memory(), pair_.leftf);
+    pair.rightf = pooled_copy(pair_memory(), pair_.rightf);
+  }
   return pair;
 }
 

@@ -35,8 +35,8 @@ struct StereoPair {
   bool needs_remap = false;
 };
 
-// A second StereoPair over the same pooled views and 16-bit planes (Image::shared), the rest
-// copied: the frame loops keep the pair they may have to match again and hand the engine this
+// A second StereoPair over the same pooled views and 16-bit and float planes (Image::shared), the
+// rest copied: the frame loops keep the pair they may have to match again and hand the engine this
 // one, so a pair decoded into pooled memory reaches the engine without a host copy. Neither may
 // write the views.
 inline StereoPair sharing_views(const StereoPair& pair) {
@@ -47,8 +47,8 @@ inline StereoPair sharing_views(const StereoPair& pair) {
   copy.right = pair.right.shared();
   copy.left16 = pair.left16.shared();
   copy.right16 = pair.right16.shared();
-  copy.leftf = pair.leftf;
-  copy.rightf = pair.rightf;
+  copy.leftf = pair.leftf.shared();
+  copy.rightf = pair.rightf.shared();
   copy.remap = pair.remap;
   copy.needs_remap = pair.needs_remap;
   return copy;

@@ -128,12 +128,14 @@ static FullDepthImage float_image(ImageF32 gray) {
 }
 
 // A 32-bit float file: gray only, since a float colour file has no agreed weighting.
-static FullDepthImage read_float_image(const std::string& path, const cv::Mat& mat) {
+static FullDepthImage read_float_image(const std::string& path, const cv::Mat& mat,
+                                       BlockPool* pool) {
   if (mat.channels() != 1) {
     throw InputError("cannot read float image '" + path + "': it has " +
                      std::to_string(mat.channels()) + " channels (only gray float images are read)");
   }
-  ImageF32 gray(mat.cols, mat.rows);
+  // The float plane (what an engine uploads) in a block of the pool when it gives one.
+  ImageF32 gray = pooled_image<ImageF32>(pool, mat.cols, mat.rows);
   for (int y = 0; y < mat.rows; ++y) {
     const float* src = mat.ptr<float>(y);
     std::copy(src, src + mat.cols, gray.row(y));
@@ -152,7 +154,7 @@ FullDepthImage read_image_full_depth(const std::string& path, BlockPool* pool) {
   // PFM and Netpbm through the core's readers, as a single pair reads them (StillPairSource),
   // so a file gives the same values alone, in a folder or under a pattern.
   const std::string ext = lower_extension(path);
-  if (ext == ".pfm") return float_image(read_pfm(path));
+  if (ext == ".pfm") return float_image(pooled_copy(pool, read_pfm(path)));
   if (ext == ".pgm" || ext == ".ppm" || ext == ".pnm") {
     NetpbmImage netpbm = read_netpbm_full_depth(path);
     // The 16-bit plane is what an engine uploads: into the pool, as the 8-bit view of an 8-bit file.
@@ -160,7 +162,7 @@ FullDepthImage read_image_full_depth(const std::string& path, BlockPool* pool) {
     return FullDepthImage{std::move(netpbm.view), std::move(gray16), ImageF32()};
   }
   const cv::Mat mat = read_with_opencv(path, cv::IMREAD_UNCHANGED);
-  if (mat.depth() == CV_32F) return read_float_image(path, mat);
+  if (mat.depth() == CV_32F) return read_float_image(path, mat, pool);
   if (mat.depth() != CV_16U)
     return FullDepthImage{read_image_rgb(path, pool), ImageU16(), ImageF32()};
   const int channels = mat.channels();

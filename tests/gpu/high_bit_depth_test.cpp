@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -19,6 +20,7 @@
 #include "cuda/cuda_engine.h"
 #include "cuda/full_depth_pyramid.h"
 #include "cuda/stages.h"
+#include "src/core/block_pool.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
@@ -299,6 +301,104 @@ TEST(CudaFloatView, EqualsEightBitValue) {
           << "value " << values[i] << " lo " << range.lo << " scale " << range.scale;
     }
   }
+}
+
+// The pair's range found on the GPU (issue 18: no host pass over float planes) against
+// float_view_range, on pairs that test its rules: missing values, NaN and infinities skipped, a
+// flat pair and one without a finite value (no range), a span too small or too large for a finite
+// scale, signed zeros, planes of one value and of a million; and the 8-bit views made from it.
+TEST(CudaFloatView, RangeFoundOnTheGpuEqualsTheCpus) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  struct Case {
+    std::string name;
+    ImageF32 left, right;
+    float missing;  // StereoParams::missing_value (-1: none)
+  };
+  std::vector<Case> cases;
+  auto plane = [](int width, int height, float (*value)(int)) {
+    ImageF32 image(width, height);
+    for (int i = 0; i < static_cast<int>(image.size()); ++i) image.data()[i] = value(i);
+    return image;
+  };
+  cases.push_back({"ramps", plane(97, 31, [](int i) { return -3.5f + i * 0.01f; }),
+                   plane(97, 31, [](int i) { return 2.0f - i * 0.003f; }), -1.0f});
+  cases.push_back({"non-finite and missing skipped",
+                   plane(64, 8, [](int i) {
+                     const float specials[4] = {std::numeric_limits<float>::quiet_NaN(),
+                                                std::numeric_limits<float>::infinity(),
+                                                -std::numeric_limits<float>::infinity(), 7.0f};
+                     return i % 5 == 0 ? specials[(i / 5) % 4] : 0.25f * (i % 13);
+                   }),
+                   plane(64, 8, [](int i) { return i == 100 ? 7.0f : -1.0f + 0.5f * (i % 3); }), 7.0f});
+  cases.push_back({"flat", ImageF32(40, 20, 3.0f), ImageF32(40, 20, 3.0f), -1.0f});
+  cases.push_back({"no finite value", ImageF32(16, 4, nan), ImageF32(16, 4, inf), -1.0f});
+  cases.push_back({"all missing", ImageF32(16, 4, 5.0f), ImageF32(16, 4, 5.0f), 5.0f});
+  cases.push_back({"span below a finite scale", ImageF32(8, 1, 1e-38f),
+                   plane(8, 1, [](int i) { return i == 3 ? 1.0000001e-38f : 1e-38f; }), -1.0f});
+  cases.push_back({"span beyond float", ImageF32(8, 2, -3e38f), ImageF32(8, 2, 3e38f), -1.0f});
+  cases.push_back({"signed zeros", plane(33, 3, [](int i) { return i % 2 ? -0.0f : 0.0f; }),
+                   plane(33, 3, [](int i) { return i == 50 ? -2.0f : -0.0f; }), -1.0f});
+  cases.push_back({"one pixel", ImageF32(1, 1, -4.0f), ImageF32(1, 1, 9.0f), -1.0f});
+  cases.push_back({"a million pixels", plane(1000, 1000, [](int i) { return std::sin(i * 0.001f) * 1e4f; }),
+                   plane(1000, 1000, [](int i) { return i == 777777 ? 1e5f : 0.5f; }), -1.0f});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    StereoParams params;
+    params.missing_value = c.missing;
+    const FloatViewRange cpu = float_view_range(c.left, c.right, params);
+    const size_t pixels = c.left.size();
+    test::GuardedDeviceArray<float> left(pixels, c.left.data()), right(pixels, c.right.data());
+    test::GuardedDeviceArray<int> keys(2);
+    test::GuardedDeviceArray<FloatViewRange> range(1);
+    test::GuardedDeviceArray<uint8_t> view(pixels);
+    cuda::float_view_range(left.data(), right.data(), pixels, float_missing_value(params), keys.data(),
+                           range.data(), nullptr);
+    cuda::eight_bit_view(left.data(), c.left.width(), c.left.height(), range.data(), view.data(), nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const FloatViewRange gpu = range.download()[0];
+    EXPECT_EQ(gpu.lo, cpu.lo);  // == : a zero end may differ in sign only
+    EXPECT_EQ(gpu.scale, cpu.scale);
+    const ImageU8 cpu_view = eight_bit_view(c.left, cpu);
+    EXPECT_EQ(view.download(), std::vector<uint8_t>(cpu_view.data(), cpu_view.data() + cpu_view.size()));
+    EXPECT_TRUE(keys.guards_intact() && range.guards_intact() && view.guards_intact());
+  }
+}
+
+// Float pairs in device memory and in pooled pinned blocks (no staging copy) give the host
+// pair's disparities, which are the CPU's, raw and through the engine's rectification.
+TEST(CudaEngineFloat, DeviceAndPooledPairsEqualHostPairs) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const auto pair = test::sub_gray_shifted_pair(96, 48, 5, 41);
+  StereoParams params;
+  params.num_disparities = 16;
+  const ImageI16 expected = CpuEngine().compute(pair.left, pair.right, params).disparity_fixed;
+  cuda::CudaEngine gpu;
+  const DisparityResult host = gpu.compute(test::request_of(pair.left, pair.right, params));
+  EXPECT_EQ(host.disparity_fixed, expected);
+
+  test::GuardedDeviceArray<float> device_left(pair.left.size(), pair.left.data());
+  test::GuardedDeviceArray<float> device_right(pair.right.size(), pair.right.data());
+  FrameRequest request = test::request_of(pair.left, pair.right, params);
+  request.pair.memory = MemorySpace::Device;
+  request.pair.left = device_left.data();
+  request.pair.right = device_right.data();
+  EXPECT_EQ(gpu.compute(request).disparity_fixed, expected);
+  test::GuardedDeviceArray<int16_t> out_fixed(pair.left.size());
+  gpu.compute_on_device(request.pair, params, out_fixed.data(), nullptr, nullptr);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<int16_t> fixed = out_fixed.download();
+  EXPECT_TRUE(std::equal(fixed.begin(), fixed.end(), expected.data()));
+  EXPECT_TRUE(out_fixed.guards_intact());
+
+  BlockPool pool(gpu.host_memory(), 4);
+  const ImageF32 pooled_left = pooled_copy(&pool, pair.left), pooled_right = pooled_copy(&pool, pair.right);
+  ASSERT_TRUE(pooled_left.block() && pooled_left.block()->memory().pinned());
+  const DisparityResult pooled = gpu.compute(test::request_of(pooled_left, pooled_right, params));
+  EXPECT_EQ(pooled.disparity_fixed, expected);
+  EXPECT_EQ(pooled.timings.host_copy_ms, 0.0) << "a pooled float pair goes up as it is";
+  EXPECT_GT(host.timings.host_copy_ms, 0.0);
 }
 
 // A float census sees texture the 8-bit view has lost, on the GPU as on the CPU; and float,

@@ -1,11 +1,13 @@
 // Sources that write their pairs into pooled blocks they are given (FrameSource::use_pair_memory,
 // issue 18) deliver the same pairs, byte for byte, as they do into memory of their own: image
-// sequences (8- and 16-bit), two videos, a side-by-side video, a still pair (its views and 16-bit
-// planes), a dataset folder (16-bit videos: full_depth_video_test.cpp). The blocks hold garbage
+// sequences (8-bit, 16-bit and float), two videos, a side-by-side video, a still pair (its views
+// and 16-bit or float planes), a dataset folder (16-bit videos: full_depth_video_test.cpp). The blocks hold garbage
 // before, as blocks coming back from earlier frames do, so a pixel a source forgot to write would
 // show.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <limits>
 #include <memory>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -13,6 +15,7 @@
 
 #include "src/app/still_pair_source.h"
 #include "src/core/block_pool.h"
+#include "src/core/image_formats.h"
 #include "src/io/dataset_source.h"
 #include "src/io/frame_conversion.h"
 #include "src/io/image_sequence_source.h"
@@ -42,6 +45,11 @@ void write_sequences(const std::string& dir, int count, int width, int height) {
   }
 }
 
+// Float planes equal bit for bit (NaN included).
+bool same_bits(const ImageF32& a, const ImageF32& b) {
+  return a.same_size(b) && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
 // Reads both sources to their end; the pooled one's pairs from `first_pooled` on lie in blocks.
 void expect_same_pairs(FrameSource& own, FrameSource& pooled, int expected_pairs,
                        int first_pooled = 0) {
@@ -55,11 +63,14 @@ void expect_same_pairs(FrameSource& own, FrameSource& pooled, int expected_pairs
     EXPECT_EQ(b->right, a->right) << "pair " << pairs;
     EXPECT_EQ(b->left16, a->left16) << "pair " << pairs;
     EXPECT_EQ(b->right16, a->right16) << "pair " << pairs;
+    EXPECT_TRUE(same_bits(b->leftf, a->leftf) && same_bits(b->rightf, a->rightf)) << "pair " << pairs;
     if (pairs >= first_pooled) {
-      // What an engine uploads: the 16-bit planes of a 16-bit source (its views are for display).
-      const bool deep = !a->left16.empty();
-      EXPECT_TRUE(deep ? b->left16.block() && b->right16.block() : b->left.block() && b->right.block())
-          << "pair " << pairs;
+      // What an engine uploads: the 16-bit or float planes of such a source (its views are for
+      // display), else the views.
+      const bool in_blocks = !a->leftf.empty()    ? b->leftf.block() && b->rightf.block()
+                             : !a->left16.empty() ? b->left16.block() && b->right16.block()
+                                                  : b->left.block() && b->right.block();
+      EXPECT_TRUE(in_blocks) << "pair " << pairs;
     }
     ++pairs;
   }
@@ -92,6 +103,29 @@ TEST(PooledSources, SixteenBitImageSequencesDecodeIntoGivenBlocks) {
   ImageSequenceSource own(dir + "/left_%d.png", dir + "/right_%d.png");
   ImageSequenceSource pooled(dir + "/left_%d.png", dir + "/right_%d.png");
   pooled.use_pair_memory(dirty_pool(29 * 19 * sizeof(Rgb8), 8));
+  expect_same_pairs(own, pooled, 3);
+}
+
+// A float plane with every kind of value a float file can hold.
+ImageF32 noise_float(int width, int height, int seed) {
+  ImageF32 image(width, height);
+  for (size_t i = 0; i < image.size(); ++i) {
+    image.data()[i] = static_cast<float>((i * 7919 + seed * 104729) % 20011) * 0.37f - 3000.0f;
+  }
+  image.data()[0] = std::numeric_limits<float>::infinity();
+  image.data()[1] = std::numeric_limits<float>::quiet_NaN();
+  return image;
+}
+
+TEST(PooledSources, FloatImageSequencesDecodeIntoGivenBlocks) {
+  const std::string dir = fresh_dir("pooled_sequencef");
+  for (int i = 0; i < 3; ++i) {
+    write_pfm(dir + "/left_" + std::to_string(i) + ".pfm", noise_float(23, 11, i));
+    write_pfm(dir + "/right_" + std::to_string(i) + ".pfm", noise_float(23, 11, 50 + i));
+  }
+  ImageSequenceSource own(dir + "/left_%d.pfm", dir + "/right_%d.pfm");
+  ImageSequenceSource pooled(dir + "/left_%d.pfm", dir + "/right_%d.pfm");
+  pooled.use_pair_memory(dirty_pool(23 * 11 * sizeof(float), 8));
   expect_same_pairs(own, pooled, 3);
 }
 
@@ -128,12 +162,16 @@ TEST(PooledSources, AStillPairIsCopiedIntoGivenBlocks) {
   cv::imwrite(dir + "/r.png", noise_frame(31, 17, 2));
   cv::imwrite(dir + "/l16.png", noise_frame16(31, 17, 3));
   cv::imwrite(dir + "/r16.png", noise_frame16(31, 17, 4));
-  for (const char* depth : {"", "16"}) {
-    const std::string l = dir + "/l" + depth + ".png", r = dir + "/r" + depth + ".png";
+  write_pfm(dir + "/lf.pfm", noise_float(31, 17, 5));
+  write_pfm(dir + "/rf.pfm", noise_float(31, 17, 6));
+  for (const std::string depth : {"", "16", "f"}) {
+    const std::string ext = depth == "f" ? ".pfm" : ".png";
+    const std::string l = dir + "/l" + depth + ext, r = dir + "/r" + depth + ext;
     StillPairSource own(l, r);
     StillPairSource pooled(l, r);
-    // Views and 16-bit planes: four blocks a pair, and a second pair while the first is held.
-    pooled.use_pair_memory(dirty_pool(31 * 17 * sizeof(Rgb8), 8));
+    // Views and 16-bit or float planes: four blocks a pair, and a second pair while the first
+    // is held.
+    pooled.use_pair_memory(dirty_pool(31 * 17 * sizeof(float), 8));
     std::optional<StereoPair> a = own.next();
     std::optional<StereoPair> b = pooled.next();
     ASSERT_TRUE(a && b) << depth;
@@ -142,8 +180,11 @@ TEST(PooledSources, AStillPairIsCopiedIntoGivenBlocks) {
     EXPECT_EQ(b->left16, a->left16) << depth;
     EXPECT_EQ(b->right16, a->right16) << depth;
     EXPECT_TRUE(b->left.block() && b->right.block()) << depth;
-    EXPECT_EQ(b->left16.empty(), std::string(depth).empty());
+    EXPECT_TRUE(same_bits(b->leftf, a->leftf) && same_bits(b->rightf, a->rightf)) << depth;
+    EXPECT_EQ(b->left16.empty(), depth != "16");
+    EXPECT_EQ(b->leftf.empty(), depth != "f");
     if (!b->left16.empty()) EXPECT_TRUE(b->left16.block() && b->right16.block());
+    if (!b->leftf.empty()) EXPECT_TRUE(b->leftf.block() && b->rightf.block());
     // Sought back to the start, it delivers the pair again (into blocks again).
     EXPECT_FALSE(pooled.next());
     ASSERT_TRUE(pooled.seek(0));
