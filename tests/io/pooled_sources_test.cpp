@@ -47,7 +47,8 @@ void write_sequences(const std::string& dir, int count, int width, int height) {
 
 // Float planes equal bit for bit (NaN included).
 bool same_bits(const ImageF32& a, const ImageF32& b) {
-  return a.same_size(b) && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  return a.same_size(b) &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 // Reads both sources to their end; the pooled one's pairs from `first_pooled` on lie in blocks.
