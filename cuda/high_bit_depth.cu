@@ -19,16 +19,9 @@ __global__ void eight_bit_view_kernel(const uint16_t* __restrict__ image, size_t
   if (i < pixels) view[i] = static_cast<uint8_t>(image[i] >> 8);
 }
 
-// Memory bound like the above. Explicit _rn intrinsics: the subtraction and the product are
-// rounded separately, as on the CPU, and ties round to even like std::nearbyint.
-__global__ void float_view_kernel(const float* __restrict__ image, size_t pixels, float lo,
-                                  float scale, uint8_t* __restrict__ view) {
-  const size_t i = static_cast<size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (i >= pixels) return;
-  const float q = __fmul_rn(__fsub_rn(image[i], lo), scale);
-  view[i] = isnan(q) ? 0 : static_cast<uint8_t>(__float2int_rn(fminf(fmaxf(q, 0.0f), 255.0f)));
-}
-
+// Memory bound like the above; the range as float_view_range left it in device memory. Explicit
+// _rn intrinsics: the subtraction and the product are rounded separately, as on the CPU, and ties
+// round to even like std::nearbyint.
 __global__ void float_view_kernel(const float* __restrict__ image, size_t pixels,
                                   const FloatViewRange* __restrict__ range, uint8_t* __restrict__ view) {
   const size_t i = static_cast<size_t>(blockIdx.x) * kThreads + threadIdx.x;
@@ -111,15 +104,6 @@ void eight_bit_view(const float* image, int width, int height, const FloatViewRa
   if (pixels == 0) return;
   const unsigned blocks = static_cast<unsigned>((pixels + kThreads - 1) / kThreads);
   float_view_kernel<<<blocks, kThreads, 0, stream>>>(image, pixels, range, view);
-  SV_CUDA_CHECK_LAUNCH();
-}
-
-void eight_bit_view(const float* image, int width, int height, float lo, float scale,
-                    uint8_t* view, cudaStream_t stream) {
-  const size_t pixels = static_cast<size_t>(width) * height;
-  if (pixels == 0) return;
-  const unsigned blocks = static_cast<unsigned>((pixels + kThreads - 1) / kThreads);
-  float_view_kernel<<<blocks, kThreads, 0, stream>>>(image, pixels, lo, scale, view);
   SV_CUDA_CHECK_LAUNCH();
 }
 

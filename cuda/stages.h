@@ -42,9 +42,7 @@ void census_transform(const float* image, int width, int height, CensusWindow wi
 void eight_bit_view(const uint16_t* image, int width, int height, uint8_t* view,
                     cudaStream_t stream);
 // The same for float input: the pair's range view (float_view_range, eight_bit_value(float)),
-// with `lo` and `scale` given, or read from device memory (`range`, as float_view_range leaves it).
-void eight_bit_view(const float* image, int width, int height, float lo, float scale,
-                    uint8_t* view, cudaStream_t stream);
+// the range read from device memory (`range`, as float_view_range leaves it).
 void eight_bit_view(const float* image, int width, int height, const FloatViewRange* range,
                     uint8_t* view, cudaStream_t stream);
 // float_view_range of high_bit_depth.cpp for a pair of `pixels` values a plane in device memory,

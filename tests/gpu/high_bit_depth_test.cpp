@@ -286,16 +286,12 @@ TEST(CudaFloatView, EqualsEightBitValue) {
   const int width = static_cast<int>(values.size());
   for (const FloatViewRange range : {FloatViewRange{0.0f, 1.0f}, FloatViewRange{-7.0f, 255.0f / 13.37f},
                                      FloatViewRange{2.5f, 0.1f}, FloatViewRange{0.0f, 0.0f}}) {
-    float* d_values = nullptr;
-    uint8_t* d_view = nullptr;
-    ASSERT_EQ(cudaMalloc(&d_values, values.size() * sizeof(float)), cudaSuccess);
-    ASSERT_EQ(cudaMalloc(&d_view, values.size()), cudaSuccess);
-    ASSERT_EQ(cudaMemcpy(d_values, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
-    cuda::eight_bit_view(d_values, width, 1, range.lo, range.scale, d_view, nullptr);
-    std::vector<uint8_t> view(values.size());
-    ASSERT_EQ(cudaMemcpy(view.data(), d_view, view.size(), cudaMemcpyDeviceToHost), cudaSuccess);
-    cudaFree(d_values);
-    cudaFree(d_view);
+    test::GuardedDeviceArray<float> d_values(values.size(), values.data());
+    test::GuardedDeviceArray<FloatViewRange> d_range(1, &range);
+    test::GuardedDeviceArray<uint8_t> d_view(values.size());
+    cuda::eight_bit_view(d_values.data(), width, 1, d_range.data(), d_view.data(), nullptr);
+    const std::vector<uint8_t> view = d_view.download();
+    EXPECT_TRUE(d_view.guards_intact());
     for (size_t i = 0; i < values.size(); ++i) {
       ASSERT_EQ(view[i], eight_bit_value(values[i], range))
           << "value " << values[i] << " lo " << range.lo << " scale " << range.scale;
