@@ -80,9 +80,10 @@ bool uploads_directly(const void* plane, const std::shared_ptr<PixelBlock>& bloc
   return block && block->memory().pinned() && block->data() == plane && block->bytes() >= bytes;
 }
 
-// The result blocks of the engine's pool (a frame's parts: fixed, float, confidence, two views)
-// for both slots and the results its caller holds; past them results are copied out of staging.
-constexpr int kResultBlocks = 24;
+// The result blocks of the engine's pool (a frame's parts: fixed, float, confidence, two views,
+// a deep pair's two planes) for both slots and the results its caller holds; past them results
+// are copied out of staging.
+constexpr int kResultBlocks = 32;
 
 }  // namespace
 
@@ -112,6 +113,22 @@ struct ResultDestination {
   }
 };
 
+// A host pair's planes on their way to the device (CudaEngine::Impl::upload): their device
+// copies, pinned staging for planes not in pinned pooled blocks (left, then right), and the pooled
+// pinned blocks uploaded from directly, held until the upload has read them
+// (release_uploaded_inputs), so their pool cannot hand them out to be written meanwhile.
+struct PlaneUpload {
+  DeviceBuffer<uint8_t> left, right;
+  PinnedBuffer<uint8_t> staging;
+  std::shared_ptr<PixelBlock> held_left, held_right;
+
+  bool holds_blocks() const { return held_left || held_right; }
+  void release() {
+    held_left.reset();
+    held_right.reset();
+  }
+};
+
 // One frame in flight: its own input planes (level 0), pinned staging for the upload and the
 // download, its own device copy of the results (so the next frame may compute while this one
 // downloads), its stage events, and the events that order the three streams.
@@ -127,18 +144,17 @@ struct FrameSlot {
   FrameSlot(const FrameSlot&) = delete;
   FrameSlot& operator=(const FrameSlot&) = delete;
 
-  DeviceBuffer<uint8_t> left, right;
-  PinnedBuffer<uint8_t> staging;  // left, then right, for planes not in pinned pooled blocks
-  // A pair's pooled pinned blocks, uploaded from directly: held until the upload has read them
-  // (release_uploaded_inputs), so their pool cannot hand them out to be written meanwhile.
-  std::shared_ptr<PixelBlock> input_left, input_right;
+  PlaneUpload input;  // the pair
+  PlaneUpload views;  // a deep pair's colour views (FrameRequest::views)
   double staging_copy_ms = 0.0;  // host time copying the pair into staging
   // The results on the device, written at the end of the frame, and where they are downloaded.
   DeviceBuffer<int16_t> out_fixed;
   DeviceBuffer<float> out_float, out_confidence;
   ResultDestination fixed_host, float_host, confidence_host;
-  ResultDestination left_view_host, right_view_host;  // the rectified views of a raw colour pair
+  ResultDestination left_view_host, right_view_host;  // the rectified views of a raw pair
+  ResultDestination left_plane_host, right_plane_host;  // the rectified planes of a raw deep pair
   bool has_fixed = false, has_float = false, has_confidence = false, has_views = false;
+  PixelFormat planes = PixelFormat::Gray8;  // the rectified planes' format; Gray8: none
   StageEvents events;
   cudaEvent_t uploaded = nullptr;  // on the upload stream: the images are on the device
   cudaEvent_t consumed = nullptr;  // on the compute stream: the images are no longer read
@@ -147,7 +163,7 @@ struct FrameSlot {
   bool in_flight = false;
   int width = 0, height = 0;
   std::shared_ptr<const DeviceDisparity> device_result;  // want.device
-  std::shared_ptr<const DeviceViews> device_views;  // want.device, and the GPU rectified colour views
+  std::shared_ptr<const DeviceViews> device_views;  // want.device, and the GPU rectified views
   PixelProbeTaps probe;  // want.probe: the pixel's costs, fetched as the pipeline passes them
 };
 
@@ -236,9 +252,15 @@ struct CudaEngine::Impl {
 
   // Points the level-0 planes at a pair already on the device (`left` / `right`, the request's
   // format) and runs what turns it into 8-bit gray planes (the rectification, the gray of a
-  // colour pair, the 8-bit view of a 16-bit or float one), recording into `frame_events`.
+  // colour pair, the 8-bit view of a 16-bit or float one), recording into `frame_events`. A raw
+  // deep pair's colour views (`views_left` / `views_right`, on the device; else null) are
+  // rectified beside it.
   void prepare_input(const FrameRequest& request, const void* left, const void* right,
-                     StageEvents& frame_events);
+                     const Rgb8* views_left, const Rgb8* views_right, StageEvents& frame_events);
+  // Sends a host pair's planes into `to` on the upload stream, from their pooled pinned blocks
+  // or through `to`'s staging; returns the host time spent staging. The slot's upload stage
+  // begins with the first copy to the device (`begun`).
+  double upload(FrameSlot& slot, const PairView& pair, PlaneUpload& to, bool& begun);
   // The checks of a request before anything is queued; throws InputError.
   void require_acceptable(const FrameRequest& request) const;
   // Queues a checked request into a free slot.
@@ -591,6 +613,7 @@ void CudaEngine::Impl::require_acceptable(const FrameRequest& request) const {
     case PixelFormat::GrayFloat: require_float_input_support(params); break;
   }
   pyramid_sizes(pair.width, pair.height, params.pyramid_levels);
+  require_views_fit(request);
   if (request.rectification) {
     const RectificationMaps& maps = *request.rectification;
     for (const ImageF32* plane : {&maps.left_y, &maps.right_x, &maps.right_y}) {
@@ -659,7 +682,8 @@ void CudaEngine::collect(DisparityResult& result) {
 }
 
 void CudaEngine::Impl::prepare_input(const FrameRequest& request, const void* left,
-                                     const void* right, StageEvents& frame_events) {
+                                     const void* right, const Rgb8* views_left,
+                                     const Rgb8* views_right, StageEvents& frame_events) {
   const StereoParams& params = request.params;
   const int width = request.pair.width, height = request.pair.height;
   const size_t pixels = static_cast<size_t>(width) * height;
@@ -700,6 +724,7 @@ void CudaEngine::Impl::prepare_input(const FrameRequest& request, const void* le
         rectification.rectify(inputf_left, inputf_right, stream);
         inputf_left = rectification.leftf();
         inputf_right = rectification.rightf();
+        if (views_left != nullptr) rectification.rectify(views_left, views_right, stream);
       }
       float_missing = float_missing_value(params);
       view_left.reserve(pixels);
@@ -724,6 +749,7 @@ void CudaEngine::Impl::prepare_input(const FrameRequest& request, const void* le
         rectification.rectify(input16_left, input16_right, stream);
         input16_left = rectification.left16();
         input16_right = rectification.right16();
+        if (views_left != nullptr) rectification.rectify(views_left, views_right, stream);
       }
       view_left.reserve(pixels);
       view_right.reserve(pixels);
@@ -754,56 +780,36 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
   const size_t pixels = static_cast<size_t>(width) * height;
   const ResultParts& want = request.want;
   const bool device_input = request.pair.memory == MemorySpace::Device;
-  const bool rectifies_colour = request.rectification && request.pair.format == PixelFormat::Rgb8;
-  const void* host_left = request.pair.left;
-  const void* host_right = request.pair.right;
+  const PixelFormat format = request.pair.format;
+  const bool deep = format == PixelFormat::Gray16 || format == PixelFormat::GrayFloat;
+  const bool given_views = request.views.left != nullptr;
+  // The rectified colour views: a raw colour pair's, or the views given with a raw deep pair.
+  const bool rectifies_views =
+      request.rectification && (format == PixelFormat::Rgb8 || given_views);
 
   slot.events.begin_frame();
   slot.staging_copy_ms = 0.0;
   const void* left = request.pair.left;
   const void* right = request.pair.right;
+  const Rgb8* views_left = static_cast<const Rgb8*>(request.views.left);
+  const Rgb8* views_right = static_cast<const Rgb8*>(request.views.right);
   if (!device_input) {
-    const size_t bytes = pixels * request.pair.bytes_per_pixel();
-    slot.left.reserve(bytes);
-    slot.right.reserve(bytes);
     // The slot's device planes are free once its previous frame no longer reads them.
     SV_CUDA_CHECK(cudaStreamWaitEvent(upload_stream, slot.consumed, 0));
-    const bool direct = uploads_directly(host_left, request.pair.left_block, bytes) &&
-                        uploads_directly(host_right, request.pair.right_block, bytes);
-    if (direct) {
-      slot.events.begin("upload", upload_stream);
-      // Pooled pinned planes go up as they are; the slot holds their blocks until the upload
-      // has read them (the slot's previous blocks went back when that upload completed).
-      slot.input_left = request.pair.left_block;
-      slot.input_right = request.pair.right_block;
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), host_left, bytes, cudaMemcpyHostToDevice,
-                                    upload_stream));
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), host_right, bytes, cudaMemcpyHostToDevice,
-                                    upload_stream));
-    } else {
-      slot.staging.reserve(2 * bytes);
-      // The staging is free once this slot's previous upload has completed; each view is sent
-      // as soon as it is staged, so the copy of the right view overlaps the upload of the left.
-      SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
-      const auto copy_start = std::chrono::steady_clock::now();
-      parallel_copy(slot.staging.data(), host_left, bytes);
-      // The stage starts with the first copy to the device: the host's staging copy before it
-      // is host time (staging_copy_ms), not the upload's.
-      slot.events.begin("upload", upload_stream);
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left.data(), slot.staging.data(), bytes,
-                                    cudaMemcpyHostToDevice, upload_stream));
-      parallel_copy(slot.staging.data() + bytes, host_right, bytes);
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right.data(), slot.staging.data() + bytes, bytes,
-                                    cudaMemcpyHostToDevice, upload_stream));
-      slot.staging_copy_ms = milliseconds_since(copy_start);
-    }
+    bool begun = false;
+    slot.staging_copy_ms = upload(slot, request.pair, slot.input, begun);
+    if (given_views) slot.staging_copy_ms += upload(slot, request.views, slot.views, begun);
     slot.events.end(upload_stream);
     SV_CUDA_CHECK(cudaEventRecord(slot.uploaded, upload_stream));
     SV_CUDA_CHECK(cudaStreamWaitEvent(stream, slot.uploaded, 0));
-    left = slot.left.data();
-    right = slot.right.data();
+    left = slot.input.left.data();
+    right = slot.input.right.data();
+    if (given_views) {
+      views_left = reinterpret_cast<const Rgb8*>(slot.views.left.data());
+      views_right = reinterpret_cast<const Rgb8*>(slot.views.right.data());
+    }
   }
-  prepare_input(request, left, right, slot.events);
+  prepare_input(request, left, right, views_left, views_right, slot.events);
   slot.probe.begin(want.probe, width, height);
   probe = &slot.probe;
   run_pipeline(params, width, height);
@@ -815,7 +821,8 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
   slot.has_fixed = want.fixed;
   slot.has_float = want.floating;
   slot.has_confidence = want.confidence && wants_confidence(params);
-  slot.has_views = want.rectified_views && rectifies_colour;
+  slot.has_views = want.rectified_views && rectifies_views;
+  slot.planes = want.rectified_views && request.rectification && deep ? format : PixelFormat::Gray8;
   {
     ScopedStage s(slot.events, "results");
     if (slot.has_fixed) {
@@ -841,10 +848,22 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
                                     rectification.colour_right(), bytes, cudaMemcpyDeviceToHost,
                                     stream));
     }
+    if (slot.planes != PixelFormat::Gray8) {
+      const bool sixteen = slot.planes == PixelFormat::Gray16;
+      const size_t bytes = pixels * request.pair.bytes_per_pixel();
+      const void* planes_left = sixteen ? static_cast<const void*>(rectification.left16())
+                                        : static_cast<const void*>(rectification.leftf());
+      const void* planes_right = sixteen ? static_cast<const void*>(rectification.right16())
+                                         : static_cast<const void*>(rectification.rightf());
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left_plane_host.prepare(result_pool, bytes), planes_left,
+                                    bytes, cudaMemcpyDeviceToHost, stream));
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right_plane_host.prepare(result_pool, bytes),
+                                    planes_right, bytes, cudaMemcpyDeviceToHost, stream));
+    }
   }
   slot.device_result =
       want.device ? device_results.copy(disparity.data(), width, height, stream) : nullptr;
-  slot.device_views = want.device && rectifies_colour
+  slot.device_views = want.device && rectifies_views
                           ? device_views_pool.copy(rectification.colour_left(),
                                                    rectification.colour_right(), width, height,
                                                    stream)
@@ -879,6 +898,39 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
   slot.in_flight = true;
 }
 
+double CudaEngine::Impl::upload(FrameSlot& slot, const PairView& pair, PlaneUpload& to,
+                                bool& begun) {
+  const size_t bytes = static_cast<size_t>(pair.width) * pair.height * pair.bytes_per_pixel();
+  to.left.reserve(bytes);
+  to.right.reserve(bytes);
+  const auto send = [&](void* device, const void* host) {
+    if (!begun) slot.events.begin("upload", upload_stream);
+    begun = true;
+    SV_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, upload_stream));
+  };
+  if (uploads_directly(pair.left, pair.left_block, bytes) &&
+      uploads_directly(pair.right, pair.right_block, bytes)) {
+    // Pooled pinned planes go up as they are; the slot holds their blocks until the upload
+    // has read them (the slot's previous blocks went back when that upload completed).
+    to.held_left = pair.left_block;
+    to.held_right = pair.right_block;
+    send(to.left.data(), pair.left);
+    send(to.right.data(), pair.right);
+    return 0.0;
+  }
+  to.staging.reserve(2 * bytes);
+  // The staging is free once this slot's previous upload has completed; each view is sent as
+  // soon as it is staged, so the copy of the right view overlaps the upload of the left. The
+  // host's staging copy before the first send is host time (staging_copy_ms), not the upload's.
+  SV_CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
+  const auto copy_start = std::chrono::steady_clock::now();
+  parallel_copy(to.staging.data(), pair.left, bytes);
+  send(to.left.data(), to.staging.data());
+  parallel_copy(to.staging.data() + bytes, pair.right, bytes);
+  send(to.right.data(), to.staging.data() + bytes);
+  return milliseconds_since(copy_start);
+}
+
 void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
   slot.in_flight = false;
   // The host waits here for the GPU (in collect(), or in a submit() that needs the slot): time
@@ -887,8 +939,8 @@ void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
   SV_CUDA_CHECK(cudaEventSynchronize(slot.finished));
   const double waited_ms = milliseconds_since(wait_start);
   // The upload is complete: the pair's pooled blocks go back to their pool.
-  slot.input_left.reset();
-  slot.input_right.reset();
+  slot.input.release();
+  slot.views.release();
   result.timings = slot.events.collect();
   result.timings.collect_wait_ms = waited_ms;
   result.width = slot.width;
@@ -917,6 +969,17 @@ void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
     result.rectified_left = ImageRgb8();
     result.rectified_right = ImageRgb8();
   }
+  result.rectified_left16 = ImageU16();
+  result.rectified_right16 = ImageU16();
+  result.rectified_leftf = ImageF32();
+  result.rectified_rightf = ImageF32();
+  if (slot.planes == PixelFormat::Gray16) {
+    copy_ms += slot.left_plane_host.deliver(w, h, result.rectified_left16);
+    copy_ms += slot.right_plane_host.deliver(w, h, result.rectified_right16);
+  } else if (slot.planes == PixelFormat::GrayFloat) {
+    copy_ms += slot.left_plane_host.deliver(w, h, result.rectified_leftf);
+    copy_ms += slot.right_plane_host.deliver(w, h, result.rectified_rightf);
+  }
   result.timings.host_copy_ms = copy_ms;
   result.device = std::move(slot.device_result);
   result.device_views = std::move(slot.device_views);
@@ -925,12 +988,12 @@ void CudaEngine::Impl::finish(FrameSlot& slot, DisparityResult& result) {
 
 void CudaEngine::Impl::release_uploaded_inputs() {
   for (FrameSlot& slot : slots) {
-    if (!slot.input_left) continue;
+    if (!slot.input.holds_blocks() && !slot.views.holds_blocks()) continue;
     const cudaError_t status = cudaEventQuery(slot.uploaded);
     if (status == cudaErrorNotReady) continue;
     SV_CUDA_CHECK(status);
-    slot.input_left.reset();
-    slot.input_right.reset();
+    slot.input.release();
+    slot.views.release();
   }
 }
 
@@ -955,7 +1018,7 @@ void CudaEngine::compute_on_device(const PairView& pair, const StereoParams& par
   SV_CUDA_CHECK(cudaEventRecord(d.device_call_ready, caller_stream));
   SV_CUDA_CHECK(cudaStreamWaitEvent(d.stream, d.device_call_ready, 0));
   d.device_call_events.begin_frame();
-  d.prepare_input(request, pair.left, pair.right, d.device_call_events);
+  d.prepare_input(request, pair.left, pair.right, nullptr, nullptr, d.device_call_events);
   d.probe = nullptr;  // no probe on this path
   d.run_pipeline(params, pair.width, pair.height);
   const size_t pixels = static_cast<size_t>(pair.width) * pair.height;

@@ -479,10 +479,7 @@ DisparityResult CpuEngine::compute_now(HostPair& pair, const FrameRequest& reque
   if (want.floating) result.disparity = fixed_to_float_disparity(result.disparity_fixed);
   if (!want.fixed) result.disparity_fixed = ImageI16();
   if (!want.confidence) result.confidence = ImageF32();
-  if (pair.format == PixelFormat::Rgb8 && request.rectification && want.rectified_views) {
-    result.rectified_left = std::move(pair.left_rgb);
-    result.rectified_right = std::move(pair.right_rgb);
-  }
+  return_rectified_views(request, pair, result);
   return result;
 }
 

@@ -31,9 +31,11 @@ void FrameWorker::submit(const FrameRequest& request) {
   job.request = request;
   job.request.pair.left = job.request.pair.right = nullptr;
   job.request.pair.left_block = job.request.pair.right_block = nullptr;  // copied: not held
+  job.request.views.left = job.request.views.right = nullptr;
+  job.request.views.left_block = job.request.views.right_block = nullptr;
   const auto copy_start = std::chrono::steady_clock::now();
   try {
-    job.pair = HostPair::copy_of(request.pair, engine_name_);
+    job.pair = HostPair::copy_of(request, engine_name_);
   } catch (...) {
     job.error = std::current_exception();
   }

@@ -1,6 +1,7 @@
 #include "src/core/host_pair.h"
 
 #include <cstring>
+#include <string>
 
 #include "src/core/error.h"
 #include "src/core/remap.h"
@@ -23,7 +24,8 @@ void copy_planes(const PairView& pair, Image<T>& left, Image<T>& right) {
 
 }  // namespace
 
-HostPair HostPair::copy_of(const PairView& pair, const std::string& engine_name) {
+HostPair HostPair::copy_of(const FrameRequest& request, const std::string& engine_name) {
+  const PairView& pair = request.pair;
   if (pair.memory != MemorySpace::Host) {
     throw InputError("the " + engine_name + " engine takes pairs in host memory only");
   }
@@ -36,6 +38,8 @@ HostPair HostPair::copy_of(const PairView& pair, const std::string& engine_name)
     case PixelFormat::Gray16: copy_planes(pair, host.left16, host.right16); break;
     case PixelFormat::GrayFloat: copy_planes(pair, host.leftf, host.rightf); break;
   }
+  require_views_fit(request);
+  if (request.views.left != nullptr) copy_planes(request.views, host.view_left, host.view_right);
   return host;
 }
 
@@ -48,6 +52,28 @@ void rectify_on_host(const FrameRequest& request, HostPair& pair) {
     case PixelFormat::Gray16: rectify_pair(maps, pair.left16, pair.right16); break;
     case PixelFormat::GrayFloat: rectify_pair(maps, pair.leftf, pair.rightf); break;
   }
+  if (!pair.view_left.empty()) rectify_pair(maps, pair.view_left, pair.view_right);
+}
+
+void return_rectified_views(const FrameRequest& request, HostPair& pair, DisparityResult& result) {
+  if (!request.rectification || !request.want.rectified_views) return;
+  switch (pair.format) {
+    case PixelFormat::Gray8: return;
+    case PixelFormat::Rgb8:
+      result.rectified_left = std::move(pair.left_rgb);
+      result.rectified_right = std::move(pair.right_rgb);
+      return;
+    case PixelFormat::Gray16:
+      result.rectified_left16 = std::move(pair.left16);
+      result.rectified_right16 = std::move(pair.right16);
+      break;
+    case PixelFormat::GrayFloat:
+      result.rectified_leftf = std::move(pair.leftf);
+      result.rectified_rightf = std::move(pair.rightf);
+      break;
+  }
+  result.rectified_left = std::move(pair.view_left);
+  result.rectified_right = std::move(pair.view_right);
 }
 
 }  // namespace sv

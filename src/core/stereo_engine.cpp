@@ -101,4 +101,28 @@ DisparityResult StereoEngine::compute(const ImageF32& left, const ImageF32& righ
   return compute_images(*this, left, right, params);
 }
 
+void require_views_fit(const FrameRequest& request) {
+  const PairView& views = request.views;
+  const PairView& pair = request.pair;
+  if (views.left == nullptr && views.right == nullptr) return;
+  if (views.left == nullptr || views.right == nullptr) throw InputError("views without both images");
+  if (views.format != PixelFormat::Rgb8) throw InputError("a pair's views must be colour images");
+  if (!request.rectification) {
+    throw InputError("views come with a pair to rectify only (a rectified pair's views are its own)");
+  }
+  if (pair.format != PixelFormat::Gray16 && pair.format != PixelFormat::GrayFloat) {
+    throw InputError("views come with 16-bit or float pairs only (a colour pair is its views)");
+  }
+  if (views.memory != pair.memory) throw InputError("a pair's views must be in the pair's memory");
+  const bool fits = views.width == pair.width && views.height == pair.height &&
+                    (views.memory == MemorySpace::Device ||
+                     (views.right_width == pair.width && views.right_height == pair.height));
+  if (!fits) {
+    throw InputError("the views are " + std::to_string(views.width) + "x" +
+                     std::to_string(views.height) + " and " + std::to_string(views.right_width) +
+                     "x" + std::to_string(views.right_height) + " but the pair is " +
+                     std::to_string(pair.width) + "x" + std::to_string(pair.height));
+  }
+}
+
 }  // namespace sv

@@ -58,7 +58,8 @@ struct ResultParts {
   bool fixed = true;             // disparity_fixed (1/16 px)
   bool floating = true;          // disparity (float px)
   bool confidence = true;        // confidence, when the parameters compute one
-  bool rectified_views = true;   // the rectified colour views, when the engine rectified them
+  // The rectified views (and a 16-bit or float pair's planes) when the engine rectified them.
+  bool rectified_views = true;
   bool device = false;           // the results kept on the engine's device, for a display
   // This pixel's costs and selection (DisparityResult::probe): a few hundred bytes, never the
   // volume, fetched from the engine's device where it has one.
@@ -74,6 +75,11 @@ struct FrameRequest {
   StereoParams params;
   ResultParts want;
   std::shared_ptr<const RectificationMaps> rectification;
+  // A RAW 16-bit or float pair's colour views (what a display shows, PairView::of(ImageRgb8..)),
+  // the pair's size and in its memory: rectified beside the pair and returned as its rectified
+  // views, so that no remap of the frame is left to the host. Empty otherwise (a colour pair's
+  // views are the pair itself).
+  PairView views;
 };
 
 // What an engine returns for one pair, in the left view. Each image is empty unless asked for
@@ -87,9 +93,12 @@ struct DisparityResult {
   StageTimings timings;
   // want.device: the disparity still on the engine's device (the CUDA engine's DeviceDisparity).
   std::shared_ptr<const DeviceResult> device;
-  // want.rectified_views, for a colour pair the request had rectified: the rectified views the
-  // disparity belongs to.
+  // want.rectified_views, for a pair the request had rectified: the rectified colour views the
+  // disparity belongs to (a colour pair, or the views of a 16-bit or float one, request.views),
+  // and a 16-bit or float pair's rectified planes.
   ImageRgb8 rectified_left, rectified_right;
+  ImageU16 rectified_left16, rectified_right16;
+  ImageF32 rectified_leftf, rectified_rightf;
   // Both: the same views still on the device (the CUDA engine's DeviceViews).
   std::shared_ptr<const DeviceResult> device_views;
   int width = 0, height = 0;  // the frame's size, whatever was returned
@@ -168,5 +177,9 @@ class StereoEngine {
 
 // Checks what every engine requires of an input pair; throws InputError with both sizes.
 void require_matching_pair(const ImageU8& left, const ImageU8& right);
+
+// Throws InputError unless request.views is empty or the colour views of a 16-bit or float pair
+// the request rectifies, of its size and in its memory.
+void require_views_fit(const FrameRequest& request);
 
 }  // namespace sv

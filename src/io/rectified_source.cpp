@@ -1,6 +1,14 @@
 #include "src/io/rectified_source.h"
 
 namespace sv {
+namespace {
+
+template <typename T>
+bool sizes_fit(const ImageRgb8& view, const Image<T>& left, const Image<T>& right) {
+  return left.same_size(view) && right.same_size(view);
+}
+
+}  // namespace
 
 RectifiedSource::RectifiedSource(std::unique_ptr<FrameSource> raw, StereoCalibration calibration,
                                  double alpha, NoticeSink notices, bool views_swapped)
@@ -32,9 +40,15 @@ std::optional<StereoPair> RectifiedSource::next() {
   }
   if (handoff_) {
     pair->remap = handoff_;
-    if (handoff_->engine_remaps() && pair->left16.empty() && pair->leftf.empty()) {
-      // A right view of another size is refused here, as rectify() refuses it.
+    if (handoff_->engine_remaps()) {
+      // Planes of another size are refused here, as rectify() refuses them.
       if (!pair->right.same_size(pair->left)) rectifier_->rectify(pair->left, pair->right);
+      if (!pair->left16.empty() && !sizes_fit(pair->left, pair->left16, pair->right16)) {
+        rectifier_->rectify(pair->left16, pair->right16);
+      }
+      if (!pair->leftf.empty() && !sizes_fit(pair->left, pair->leftf, pair->rightf)) {
+        rectifier_->rectify(pair->leftf, pair->rightf);
+      }
       pair->needs_remap = true;
       return pair;
     }

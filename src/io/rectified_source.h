@@ -15,9 +15,9 @@ namespace sv {
 // thread, for the CPU engine). The rectifier is built at the first pair's size and rebuilt when
 // the size changes; a calibration that does not fit the size is an InputError with both sizes.
 // Every pair it remaps carries a RemapHandoff (remap_handoff.h) with the maps: once the frame
-// loop says through it that its engine remaps (the CUDA engine), 8-bit pairs pass through RAW,
-// marked needs_remap, and the engine rectifies them on the GPU. 16-bit and float pairs are
-// always rectified here (the engine's full-depth planes and the display's views come apart).
+// loop says through it that its engine remaps (the CUDA engine), pairs pass through RAW, marked
+// needs_remap, and the engine rectifies them on the GPU (a 16-bit or float pair's planes with its
+// colour views, FrameRequest::views). Planes of another size than the views are refused here.
 // `views_swapped`: `raw` exchanges its views (--swap-views); see StereoRectifier.
 class RectifiedSource : public FrameSource {
  public:

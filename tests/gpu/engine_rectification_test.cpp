@@ -1,15 +1,19 @@
 // Rectification inside the CUDA engine (FrameRequest::rectification, can_rectify): the engine given RAW
 // pairs and the maps must give exactly what the CPU engine gives on the pair rectified on the
 // host (remap_bilinear), for colour, gray, 16-bit and float input, with the rectified colour
-// views in the result equal to the host's; two raw frames in flight; turning it off and on; and
-// a pair of the wrong size refused.
+// views in the result equal to the host's; a raw 16-bit or float pair's colour views and planes
+// rectified on the GPU too (FrameRequest::views), from host, pooled pinned or device memory; two
+// raw frames in flight; turning it off and on; and a pair of the wrong size refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
 
 #include "cuda/cuda_engine.h"
+#include "cuda/device_buffer.h"
+#include "src/core/block_pool.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/error.h"
 #include "src/core/remap.h"
@@ -127,6 +131,125 @@ TEST(CudaEngineRectification, GraySixteenBitAndFloatRawPairs) {
   const DisparityResult floats = engine.compute(test::request_of(leftf, rightf, params, maps()));
   rectify_pair(*maps(), leftf, rightf);  // NaN borders: missing pixels for the census
   EXPECT_TRUE(same_disparities(cpu.compute(leftf, rightf, params), floats));
+}
+
+// The views and planes of a raw deep pair, and the result's: bit for bit, NaN where NaN (the
+// GPU's and the host's arithmetic make NaNs of different sign and payload; all mean missing).
+template <typename T>
+bool same_bits(const Image<T>& a, const Image<T>& b) {
+  return a.same_size(b) && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+bool same_bits(const ImageF32& a, const ImageF32& b) {
+  if (!a.same_size(b)) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float x = a.data()[i], y = b.data()[i];
+    if (std::isnan(x) != std::isnan(y)) return false;
+    if (!std::isnan(x) && std::memcmp(&x, &y, sizeof x) != 0) return false;
+  }
+  return true;
+}
+
+struct DeepRawPair {
+  ImageRgb8 views_left, views_right;
+  ImageU16 left16, right16;
+  ImageF32 leftf, rightf;
+};
+
+DeepRawPair deep_raw_pair(int frame) {
+  const RawPair raw = raw_pair(frame);
+  DeepRawPair pair{raw.left, raw.right, ImageU16(kWidth, kHeight), ImageU16(kWidth, kHeight),
+                   ImageF32(kWidth, kHeight), ImageF32(kWidth, kHeight)};
+  const ImageU8 gray_left = to_gray(raw.left), gray_right = to_gray(raw.right);
+  for (int y = 0; y < kHeight; ++y) {
+    for (int x = 0; x < kWidth; ++x) {
+      pair.left16.at(x, y) = static_cast<uint16_t>(gray_left.at(x, y) * 256 + test::hash_value(x, y, 3));
+      pair.right16.at(x, y) = static_cast<uint16_t>(gray_right.at(x, y) * 256 + test::hash_value(x, y, 4));
+      pair.leftf.at(x, y) = pair.left16.at(x, y) / 64.0f;
+      pair.rightf.at(x, y) = pair.right16.at(x, y) / 64.0f;
+    }
+  }
+  pair.leftf.at(kWidth / 2, kHeight / 3) = std::nanf("");  // a missing pixel remaps to NaN around it
+  return pair;
+}
+
+// What the GPU returns for a raw deep pair with its views equals the CPU engine's host remap.
+void expect_rectified_as_on_the_cpu(const DisparityResult& gpu, const DisparityResult& cpu) {
+  EXPECT_TRUE(same_disparities(cpu, gpu));
+  EXPECT_EQ(gpu.rectified_left, cpu.rectified_left);
+  EXPECT_EQ(gpu.rectified_right, cpu.rectified_right);
+  EXPECT_TRUE(same_bits(gpu.rectified_left16, cpu.rectified_left16));
+  EXPECT_TRUE(same_bits(gpu.rectified_right16, cpu.rectified_right16));
+  EXPECT_TRUE(same_bits(gpu.rectified_leftf, cpu.rectified_leftf));
+  EXPECT_TRUE(same_bits(gpu.rectified_rightf, cpu.rectified_rightf));
+}
+
+TEST(CudaEngineRectification, RawDeepPairsComeBackRectifiedWithTheirViews) {
+  SV_REQUIRE_CUDA_DEVICE();
+  const DeepRawPair raw = deep_raw_pair(6);
+  cuda::CudaEngine engine;
+  CpuEngine cpu;
+  const StereoParams params = params_for("census-sgm");
+  BlockPool pool(engine.host_memory(), 8);
+  for (const bool floats : {false, true}) {
+    SCOPED_TRACE(floats ? "float" : "16-bit");
+    FrameRequest request = floats ? test::request_of(raw.leftf, raw.rightf, params, maps())
+                                  : test::request_of(raw.left16, raw.right16, params, maps());
+    request.views = PairView::of(raw.views_left, raw.views_right);
+    const DisparityResult expected = cpu.compute(request);
+    ASSERT_FALSE(expected.rectified_left.empty());
+    ASSERT_NE(expected.rectified_left, raw.views_left);  // the maps do move the views
+    EXPECT_EQ(floats, expected.rectified_left16.empty());
+
+    // From host memory, with the views and disparity kept on the device as well.
+    request.want.device = true;
+    const DisparityResult host = engine.compute(request);
+    expect_rectified_as_on_the_cpu(host, expected);
+    EXPECT_TRUE(host.device_views != nullptr) << "the display's views stay on the GPU too";
+
+    // From pooled pinned blocks: nothing copied on the host, in or out.
+    const ImageRgb8 views_left = pooled_copy(&pool, raw.views_left);
+    const ImageRgb8 views_right = pooled_copy(&pool, raw.views_right);
+    const ImageU16 left16 = pooled_copy(&pool, raw.left16), right16 = pooled_copy(&pool, raw.right16);
+    const ImageF32 leftf = pooled_copy(&pool, raw.leftf), rightf = pooled_copy(&pool, raw.rightf);
+    FrameRequest pooled = floats ? test::request_of(leftf, rightf, params, maps())
+                                 : test::request_of(left16, right16, params, maps());
+    pooled.views = PairView::of(views_left, views_right);
+    const DisparityResult from_pool = engine.compute(pooled);
+    expect_rectified_as_on_the_cpu(from_pool, expected);
+    EXPECT_EQ(from_pool.timings.host_copy_ms, 0.0);
+
+    // From device memory.
+    const size_t pixels = static_cast<size_t>(kWidth) * kHeight;
+    const size_t plane_bytes = pixels * (floats ? sizeof(float) : sizeof(uint16_t));
+    cuda::DeviceBuffer<uint8_t> d_left(plane_bytes), d_right(plane_bytes);
+    cuda::DeviceBuffer<Rgb8> d_views_left(pixels), d_views_right(pixels);
+    SV_CUDA_CHECK(cudaMemcpy(d_left.data(), request.pair.left, plane_bytes, cudaMemcpyHostToDevice));
+    SV_CUDA_CHECK(cudaMemcpy(d_right.data(), request.pair.right, plane_bytes, cudaMemcpyHostToDevice));
+    SV_CUDA_CHECK(cudaMemcpy(d_views_left.data(), raw.views_left.data(), pixels * sizeof(Rgb8),
+                             cudaMemcpyHostToDevice));
+    SV_CUDA_CHECK(cudaMemcpy(d_views_right.data(), raw.views_right.data(), pixels * sizeof(Rgb8),
+                             cudaMemcpyHostToDevice));
+    FrameRequest on_device = request;
+    on_device.want.device = false;
+    on_device.pair.memory = on_device.views.memory = MemorySpace::Device;
+    on_device.pair.left = d_left.data();
+    on_device.pair.right = d_right.data();
+    on_device.pair.left_block = on_device.pair.right_block = nullptr;
+    on_device.views.left = d_views_left.data();
+    on_device.views.right = d_views_right.data();
+    on_device.views.left_block = on_device.views.right_block = nullptr;
+    expect_rectified_as_on_the_cpu(engine.compute(on_device), expected);
+
+    // Views of another size, or in other memory than the pair, are refused; the engine goes on.
+    FrameRequest mixed = on_device;
+    mixed.views = PairView::of(raw.views_left, raw.views_right);
+    EXPECT_THROW(engine.compute(mixed), InputError);
+    const ImageRgb8 narrow(kWidth - 1, kHeight);
+    FrameRequest wrong = request;
+    wrong.views = PairView::of(narrow, narrow);
+    EXPECT_THROW(engine.compute(wrong), InputError);
+    expect_rectified_as_on_the_cpu(engine.compute(request), expected);
+  }
 }
 
 TEST(CudaEngineRectification, TwoRawFramesInFlight) {

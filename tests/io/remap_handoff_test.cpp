@@ -1,5 +1,6 @@
 // Where rectification runs (issue 5): a RectifiedSource rectifies on its own thread until the
-// frame loop says its engine remaps, then passes 8-bit pairs through raw for the engine;
+// frame loop says its engine remaps, then passes pairs through raw for the engine (8-bit ones,
+// and since issue 18 16-bit and float ones with their colour views);
 // match_rectifying_pair and the ProcessingThread hand the maps to the engine or rectify on the
 // host, and what reaches the display is the rectified pair either way. Runs without a GPU: a
 // fake engine stands for the CUDA engine's rectification (can_rectify) (its GPU test is
@@ -7,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <optional>
 #include <thread>
 #include <opencv2/calib3d.hpp>
@@ -44,10 +48,12 @@ std::string write_calibration() {
   return path;
 }
 
-// Raw pairs: frames of the synthetic scene, with 16-bit planes when `deep`.
+// Raw pairs: frames of the synthetic scene, with 16-bit or float planes beside the views.
+enum class Depth { Eight, Sixteen, Float };
+
 class RawSceneSource : public FrameSource {
  public:
-  explicit RawSceneSource(bool deep = false) : deep_(deep) {
+  explicit RawSceneSource(Depth depth = Depth::Eight) : depth_(depth) {
     SyntheticSceneConfig config;
     config.width = kWidth;
     config.height = kHeight;
@@ -64,16 +70,36 @@ class RawSceneSource : public FrameSource {
     pair.index = index;
     pair.left = frame.left;
     pair.right = frame.right;
-    if (deep_) {
-      pair.left16 = ImageU16(kWidth, kHeight, static_cast<uint16_t>(1000 + index));
-      pair.right16 = pair.left16;
-      pair.left16.at(kWidth / 2, kHeight / 2) = 60000;
+    // The deep planes are the scene's gray scaled up, plus a value the 8 bits cannot hold
+    // (16-bit) or a missing pixel (float), so a remap that dropped their depth would show.
+    const ImageU8 gray_left = to_gray(frame.left), gray_right = to_gray(frame.right);
+    if (depth_ == Depth::Sixteen) {
+      pair.left16 = ImageU16(kWidth, kHeight);
+      pair.right16 = ImageU16(kWidth, kHeight);
+      for (int y = 0; y < kHeight; ++y) {
+        for (int x = 0; x < kWidth; ++x) {
+          pair.left16.at(x, y) = static_cast<uint16_t>(gray_left.at(x, y) * 257 + index);
+          pair.right16.at(x, y) = static_cast<uint16_t>(gray_right.at(x, y) * 257 + index);
+        }
+      }
+      pair.left16.at(kWidth / 2, kHeight / 2) = 60001;
+    }
+    if (depth_ == Depth::Float) {
+      pair.leftf = ImageF32(kWidth, kHeight);
+      pair.rightf = ImageF32(kWidth, kHeight);
+      for (int y = 0; y < kHeight; ++y) {
+        for (int x = 0; x < kWidth; ++x) {
+          pair.leftf.at(x, y) = gray_left.at(x, y) * 0.01f + 0.001f * index;
+          pair.rightf.at(x, y) = gray_right.at(x, y) * 0.01f + 0.001f * index;
+        }
+      }
+      pair.leftf.at(kWidth / 3, kHeight / 3) = std::numeric_limits<float>::quiet_NaN();
     }
     return pair;
   }
 
  private:
-  bool deep_;
+  Depth depth_;
   int index_ = 0;
   std::unique_ptr<SyntheticScene> scene_;
 };
@@ -85,14 +111,22 @@ class RemappingEngine : public StereoEngine {
  public:
   std::string name() const override { return "remapping"; }
   bool can_rectify() const override { return true; }
+  bool supports_high_bit_depth(const StereoParams& params) const override {
+    return cpu_.supports_high_bit_depth(params);
+  }
+  bool supports_float_input(const StereoParams& params) const override {
+    return cpu_.supports_float_input(params);
+  }
   void submit(const FrameRequest& request) override {
     if (request.rectification) ++raw_pairs;
+    if (request.views.left != nullptr) ++raw_views;
     cpu_.submit(request);
   }
   void collect(DisparityResult& result) override { cpu_.collect(result); }
   using StereoEngine::collect;
   int frames_in_flight() const override { return cpu_.frames_in_flight(); }
   int raw_pairs = 0;
+  int raw_views = 0;  // raw deep pairs that came with their colour views
 
  private:
   CpuEngine cpu_;
@@ -110,16 +144,24 @@ class RemapHandoffTest : public ::testing::Test {
     path_ = write_calibration();
     rectifier_ = std::make_unique<StereoRectifier>(load_stereo_calibration(path_), kWidth, kHeight);
   }
-  std::unique_ptr<RectifiedSource> source(bool deep = false) {
-    return std::make_unique<RectifiedSource>(std::make_unique<RawSceneSource>(deep),
+  std::unique_ptr<RectifiedSource> source(Depth depth = Depth::Eight) {
+    return std::make_unique<RectifiedSource>(std::make_unique<RawSceneSource>(depth),
                                              load_stereo_calibration(path_));
   }
   // The pair the CPU path shows: rectified by the rectifier (cv::remap).
-  StereoPair rectified(int index, bool deep = false) const {
-    StereoPair pair = RawSceneSource(deep).pair(index);
+  StereoPair rectified(int index, Depth depth = Depth::Eight) const {
+    StereoPair pair = RawSceneSource(depth).pair(index);
     rectifier_->rectify(pair.left, pair.right);
-    if (deep) rectifier_->rectify(pair.left16, pair.right16);
+    if (depth == Depth::Sixteen) rectifier_->rectify(pair.left16, pair.right16);
+    if (depth == Depth::Float) rectifier_->rectify(pair.leftf, pair.rightf);
     return pair;
+  }
+  // The disparity of the rectified pair at its full depth.
+  static ImageI16 disparity_of(const StereoPair& pair) {
+    CpuEngine cpu;
+    if (!pair.left16.empty()) return cpu.compute(pair.left16, pair.right16, small_params()).disparity_fixed;
+    if (!pair.leftf.empty()) return cpu.compute(pair.leftf, pair.rightf, small_params()).disparity_fixed;
+    return cpu.compute(pair.left, pair.right, small_params()).disparity_fixed;
   }
   std::string path_;
   std::unique_ptr<StereoRectifier> rectifier_;
@@ -147,16 +189,94 @@ TEST_F(RemapHandoffTest, TheSourceRectifiesUntilTheEngineTakesTheRemap) {
   EXPECT_EQ(again->left, rectified(2).left);
 }
 
-TEST_F(RemapHandoffTest, SixteenBitPairsAreAlwaysRectifiedAtTheSource) {
-  auto src = source(/*deep=*/true);
+// Float planes hold NaN for missing pixels: equal images, NaN where NaN, bits elsewhere.
+bool same_floats(const ImageF32& a, const ImageF32& b) {
+  if (!a.same_size(b)) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float x = a.data()[i], y = b.data()[i];
+    if (std::isnan(x) != std::isnan(y) || (!std::isnan(x) && std::memcmp(&x, &y, sizeof x) != 0)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST_F(RemapHandoffTest, DeepPairsGoRawWithTheirViewsToAnEngineThatRemaps) {
+  for (const Depth depth : {Depth::Sixteen, Depth::Float}) {
+    SCOPED_TRACE(depth == Depth::Sixteen ? "16-bit" : "float");
+    auto src = source(depth);
+    RemappingEngine engine;
+    std::optional<StereoPair> first = src->next();
+    ASSERT_TRUE(first && first->remap);
+    EXPECT_FALSE(first->needs_remap);  // rectified at the source until the engine takes it
+    match_rectifying_pair(engine, *first, small_params());
+    EXPECT_TRUE(first->remap->engine_remaps());
+
+    std::optional<StereoPair> raw = src->next();
+    ASSERT_TRUE(raw && raw->needs_remap);
+    const StereoPair untouched = RawSceneSource(depth).pair(1);
+    EXPECT_EQ(raw->left, untouched.left);  // no remap at the source: views and planes raw
+    EXPECT_EQ(raw->left16, untouched.left16);
+    EXPECT_TRUE(same_floats(raw->leftf, untouched.leftf));
+
+    const DisparityResult result = match_rectifying_pair(engine, *raw, small_params());
+    EXPECT_EQ(engine.raw_pairs, 1);
+    EXPECT_EQ(engine.raw_views, 1);  // the views came with the deep pair, not rectified here
+    const StereoPair expected = rectified(1, depth);
+    EXPECT_FALSE(raw->needs_remap);
+    EXPECT_EQ(raw->left, expected.left);  // the engine's rectified views and planes
+    EXPECT_EQ(raw->right, expected.right);
+    EXPECT_EQ(raw->left16, expected.left16);
+    EXPECT_EQ(raw->right16, expected.right16);
+    EXPECT_TRUE(same_floats(raw->leftf, expected.leftf));
+    EXPECT_TRUE(same_floats(raw->rightf, expected.rightf));
+    EXPECT_EQ(result.disparity_fixed, disparity_of(expected));  // matched at full depth
+  }
+}
+
+TEST_F(RemapHandoffTest, PlanesNotMatchedAreRectifiedOnTheHostAfterTheFrame) {
+  // Block matching has no census, so a 16-bit pair is matched on its 8-bit views: the engine
+  // rectifies the views it matched and the 16-bit planes are rectified here for whoever keeps them.
+  auto src = source(Depth::Sixteen);
+  RemappingEngine engine;
+  StereoParams params = small_params();
+  params.algorithm = "bm-sad";
   std::optional<StereoPair> first = src->next();
+  match_rectifying_pair(engine, *first, params);
+  std::optional<StereoPair> raw = src->next();
+  ASSERT_TRUE(raw && raw->needs_remap);
+  match_rectifying_pair(engine, *raw, params);
+  EXPECT_EQ(engine.raw_views, 0);
+  const StereoPair expected = rectified(1, Depth::Sixteen);
+  EXPECT_EQ(raw->left, expected.left);
+  EXPECT_EQ(raw->left16, expected.left16);
+  EXPECT_EQ(raw->right16, expected.right16);
+}
+
+TEST_F(RemapHandoffTest, ADeepPlaneOfAnotherSizeIsRefusedAtTheSourceEvenWhenTheEngineRemaps) {
+  // From its second pair on, the right 16-bit plane is 2 columns short.
+  class ShortRightPlane : public RawSceneSource {
+   public:
+    ShortRightPlane() : RawSceneSource(Depth::Sixteen) {}
+    std::optional<StereoPair> next() override {
+      StereoPair p = pair(index_);
+      if (index_++ > 0) p.right16 = ImageU16(kWidth - 2, kHeight);
+      return p;
+    }
+
+   private:
+    int index_ = 0;
+  };
+  RectifiedSource src(std::make_unique<ShortRightPlane>(), load_stereo_calibration(path_));
+  std::optional<StereoPair> first = src.next();
   ASSERT_TRUE(first && first->remap);
-  first->remap->set_engine_remaps(true);
-  const std::optional<StereoPair> second = src->next();
-  ASSERT_TRUE(second);
-  EXPECT_FALSE(second->needs_remap);
-  EXPECT_EQ(second->left, rectified(1, true).left);
-  EXPECT_EQ(second->left16, rectified(1, true).left16);
+  first->remap->set_engine_remaps(true);  // raw pairs pass through from now on...
+  try {
+    src.next();  // ...but not one whose planes the maps do not fit
+    ADD_FAILURE() << "a 16-bit plane of another size passed through";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("94x64"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(RemapHandoffTest, TheCpuEngineRectifiesARawPairOnTheHostAndTheSourceResumes) {
@@ -228,36 +348,39 @@ void run_frame_loop(RectifiedSource& src, EngineFactory factory, int frames,
 }
 
 TEST_F(RemapHandoffTest, TheFrameLoopShowsRectifiedPairsWithEitherEngine) {
-  CpuEngine cpu;
-  for (const bool remapping : {false, true}) {
-    SCOPED_TRACE(remapping ? "remapping engine" : "CPU engine");
-    auto src = source();
-    // The engine dies with the processing thread, so its count is read before the thread stops.
-    int raw_pairs = -1;
-    RemappingEngine* made = nullptr;
-    EngineFactory factory = [&](const std::string&, std::ostream&) -> std::unique_ptr<StereoEngine> {
-      if (!remapping) return std::make_unique<CpuEngine>();
-      auto engine = std::make_unique<RemappingEngine>();
-      made = engine.get();
-      return engine;
-    };
-    int seen = 0;
-    run_frame_loop(*src, factory, 3, [&](const ProcessedFrame& frame) {
-      const StereoPair expected = rectified(static_cast<int>(frame.pair.index));
-      EXPECT_EQ(frame.pair.left, expected.left) << "frame " << frame.pair.index;
-      EXPECT_EQ(frame.pair.right, expected.right);
-      EXPECT_FALSE(frame.pair.needs_remap);
-      EXPECT_EQ(frame.result.disparity_fixed,
-                cpu.compute(expected.left, expected.right, small_params()).disparity_fixed);
-      ++seen;
-      // The thread matched this frame and waits for the next pair: its engine is alive and idle.
-      if (made != nullptr) raw_pairs = made->raw_pairs;
-    });
-    EXPECT_EQ(seen, 3);
-    // With the remapping engine the pairs after the first came raw (the engine remapped them).
-    if (remapping) {
-      ASSERT_NE(made, nullptr);
-      EXPECT_EQ(raw_pairs, 2);
+  for (const Depth depth : {Depth::Eight, Depth::Sixteen, Depth::Float}) {
+    for (const bool remapping : {false, true}) {
+      SCOPED_TRACE(std::string(remapping ? "remapping engine, " : "CPU engine, ") +
+                   (depth == Depth::Eight ? "8-bit" : depth == Depth::Sixteen ? "16-bit" : "float"));
+      auto src = source(depth);
+      // The engine dies with the processing thread, so its count is read before the thread stops.
+      int raw_pairs = -1;
+      RemappingEngine* made = nullptr;
+      EngineFactory factory = [&](const std::string&, std::ostream&) -> std::unique_ptr<StereoEngine> {
+        if (!remapping) return std::make_unique<CpuEngine>();
+        auto engine = std::make_unique<RemappingEngine>();
+        made = engine.get();
+        return engine;
+      };
+      int seen = 0;
+      run_frame_loop(*src, factory, 3, [&](const ProcessedFrame& frame) {
+        const StereoPair expected = rectified(static_cast<int>(frame.pair.index), depth);
+        EXPECT_EQ(frame.pair.left, expected.left) << "frame " << frame.pair.index;
+        EXPECT_EQ(frame.pair.right, expected.right);
+        EXPECT_EQ(frame.pair.left16, expected.left16);
+        EXPECT_TRUE(same_floats(frame.pair.rightf, expected.rightf));
+        EXPECT_FALSE(frame.pair.needs_remap);
+        EXPECT_EQ(frame.result.disparity_fixed, disparity_of(expected));
+        ++seen;
+        // The thread matched this frame and waits for the next pair: its engine is alive and idle.
+        if (made != nullptr) raw_pairs = made->raw_pairs;
+      });
+      EXPECT_EQ(seen, 3);
+      // With the remapping engine the pairs after the first came raw (the engine remapped them).
+      if (remapping) {
+        ASSERT_NE(made, nullptr);
+        EXPECT_EQ(raw_pairs, 2);
+      }
     }
   }
 }

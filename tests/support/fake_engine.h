@@ -18,7 +18,7 @@ class FakeEngine : public StereoEngine {
   void submit(const FrameRequest& request) override {
     Outcome outcome;
     try {
-      HostPair pair = HostPair::copy_of(request.pair, name());
+      HostPair pair = HostPair::copy_of(request, name());
       rectify_on_host(request, pair);
       switch (pair.format) {
         case PixelFormat::Gray8: outcome.result = match(pair.left8, pair.right8, request.params); break;
