@@ -794,7 +794,9 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
   const Rgb8* views_left = static_cast<const Rgb8*>(request.views.left);
   const Rgb8* views_right = static_cast<const Rgb8*>(request.views.right);
   if (!device_input) {
-    // The slot's device planes are free once its previous frame no longer reads them.
+    // The slot's device planes are free once its previous frame no longer reads them (the
+    // rectified views and planes it downloaded from them are down: that frame was finished
+    // before the slot was handed out again).
     SV_CUDA_CHECK(cudaStreamWaitEvent(upload_stream, slot.consumed, 0));
     bool begun = false;
     slot.staging_copy_ms = upload(slot, request.pair, slot.input, begun);
@@ -839,14 +841,19 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
       SV_CUDA_CHECK(cudaMemcpyAsync(slot.out_confidence.data(), confidence.data(),
                                     pixels * sizeof(float), cudaMemcpyDeviceToDevice, stream));
     }
+    // The rectified views and planes are copied into the slot's own upload buffers (its raw
+    // planes are read no more; the slot is uploaded to again only once this frame is finished),
+    // so they download on the download stream while the next frame's remap overwrites
+    // the rectification's buffers.
     if (slot.has_views) {
       const size_t bytes = pixels * sizeof(Rgb8);
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left_view_host.prepare(result_pool, bytes),
-                                    rectification.colour_left(), bytes, cudaMemcpyDeviceToHost,
-                                    stream));
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right_view_host.prepare(result_pool, bytes),
-                                    rectification.colour_right(), bytes, cudaMemcpyDeviceToHost,
-                                    stream));
+      PlaneUpload& out = given_views ? slot.views : slot.input;
+      out.left.reserve(bytes);
+      out.right.reserve(bytes);
+      SV_CUDA_CHECK(cudaMemcpyAsync(out.left.data(), rectification.colour_left(), bytes,
+                                    cudaMemcpyDeviceToDevice, stream));
+      SV_CUDA_CHECK(cudaMemcpyAsync(out.right.data(), rectification.colour_right(), bytes,
+                                    cudaMemcpyDeviceToDevice, stream));
     }
     if (slot.planes != PixelFormat::Gray8) {
       const bool sixteen = slot.planes == PixelFormat::Gray16;
@@ -855,10 +862,12 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
                                         : static_cast<const void*>(rectification.leftf());
       const void* planes_right = sixteen ? static_cast<const void*>(rectification.right16())
                                          : static_cast<const void*>(rectification.rightf());
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.left_plane_host.prepare(result_pool, bytes), planes_left,
-                                    bytes, cudaMemcpyDeviceToHost, stream));
-      SV_CUDA_CHECK(cudaMemcpyAsync(slot.right_plane_host.prepare(result_pool, bytes),
-                                    planes_right, bytes, cudaMemcpyDeviceToHost, stream));
+      slot.input.left.reserve(bytes);
+      slot.input.right.reserve(bytes);
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.input.left.data(), planes_left, bytes,
+                                    cudaMemcpyDeviceToDevice, stream));
+      SV_CUDA_CHECK(cudaMemcpyAsync(slot.input.right.data(), planes_right, bytes,
+                                    cudaMemcpyDeviceToDevice, stream));
     }
   }
   slot.device_result =
@@ -889,6 +898,24 @@ void CudaEngine::Impl::launch(const FrameRequest& request, FrameSlot& slot) {
     const size_t bytes = pixels * sizeof(float);
     SV_CUDA_CHECK(cudaMemcpyAsync(slot.confidence_host.prepare(result_pool, bytes),
                                   slot.out_confidence.data(), bytes, cudaMemcpyDeviceToHost,
+                                  download_stream));
+  }
+  if (slot.has_views) {
+    const size_t bytes = pixels * sizeof(Rgb8);
+    const PlaneUpload& out = given_views ? slot.views : slot.input;
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.left_view_host.prepare(result_pool, bytes), out.left.data(),
+                                  bytes, cudaMemcpyDeviceToHost, download_stream));
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.right_view_host.prepare(result_pool, bytes),
+                                  out.right.data(), bytes, cudaMemcpyDeviceToHost,
+                                  download_stream));
+  }
+  if (slot.planes != PixelFormat::Gray8) {
+    const size_t bytes = pixels * request.pair.bytes_per_pixel();
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.left_plane_host.prepare(result_pool, bytes),
+                                  slot.input.left.data(), bytes, cudaMemcpyDeviceToHost,
+                                  download_stream));
+    SV_CUDA_CHECK(cudaMemcpyAsync(slot.right_plane_host.prepare(result_pool, bytes),
+                                  slot.input.right.data(), bytes, cudaMemcpyDeviceToHost,
                                   download_stream));
   }
   slot.events.end(download_stream);

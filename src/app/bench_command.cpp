@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "src/app/engine_factory.h"
@@ -10,6 +11,7 @@
 #include "src/app/viewer_loop_timing.h"
 #include "src/core/esaw_aggregation.h"
 #include "src/core/frame_budget.h"
+#include "src/core/remap.h"
 #include "src/core/error.h"
 #include "src/core/synthetic_scene.h"
 #ifdef STEREOVIEW_HAS_CUDA
@@ -145,23 +147,56 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
 }
 
 // Which input a --host-to-host run's figures used.
-std::string host_stream_input_line(const StereoEngine& engine, bool staged) {
-  if (staged) {
-    return "input: ordinary host images (--staged-input), copied by the engine into its upload "
-           "staging every frame";
+std::string host_stream_input_line(const StereoEngine& engine, const BenchOptions& options) {
+  const std::string pair =
+      options.rectify ? "the RAW colour pair of a calibrated camera (--rectify: the engine "
+                        "rectifies it and returns the rectified views with the disparity)"
+                      : "the 8-bit pair";
+  if (options.staged_input) {
+    return "input: " + pair + " in ordinary host images (--staged-input), copied by the engine "
+           "into its upload staging every frame";
   }
-  return std::string("input: the pair in two blocks of the engine's own host memory (") +
+  return "input: " + pair + " in two blocks of the engine's own host memory (" +
          engine.host_memory()->name() + "), written once and submitted every frame, as a camera "
          "source gives it (--staged-input: ordinary host images instead)";
 }
 
+// --rectify's maps: each view of a camera pair with a mild radial distortion and a fraction of
+// a pixel's offset, so that every pixel is interpolated and fetched from nearby rows, as through
+// a real calibration's maps.
+std::shared_ptr<const RectificationMaps> camera_like_maps(int width, int height) {
+  auto maps = std::make_shared<RectificationMaps>();
+  const float cx = 0.5f * (width - 1), cy = 0.5f * (height - 1);
+  const float scale = 1.0f / (static_cast<float>(width) * width + static_cast<float>(height) * height);
+  const auto fill = [&](ImageF32& map_x, ImageF32& map_y, float k, float dx, float dy) {
+    map_x = ImageF32(width, height);
+    map_y = ImageF32(width, height);
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        const float u = x - cx, v = y - cy;
+        const float bend = 1.0f + k * (u * u + v * v) * scale;
+        map_x.at(x, y) = cx + u * bend + dx;
+        map_y.at(x, y) = cy + v * bend + dy;
+      }
+    }
+  };
+  fill(maps->left_x, maps->left_y, -0.04f, 0.37f, -0.21f);
+  fill(maps->right_x, maps->right_y, -0.03f, -0.41f, 0.13f);
+  return maps;
+}
+
 // --host-to-host: one row of the stream table, and where its time goes.
 void bench_host_stream(StereoEngine& engine, const BenchOptions& options, const std::string& algorithm,
-                       const ImageU8& left, const ImageU8& right, int disparities, std::ostream& out) {
+                       const SyntheticFrame& frame, const ImageU8& left, const ImageU8& right,
+                       int disparities, std::ostream& out) {
   const StereoParams params = row_params(options, algorithm, disparities);
   const StreamInput input = options.staged_input ? StreamInput::Staged : StreamInput::EngineMemory;
   const HostStreamTimes t =
-      time_host_stream(engine, left, right, params, input, options.warmup, options.runs);
+      options.rectify
+          ? time_host_stream(engine, frame.left, frame.right,
+                             camera_like_maps(left.width(), left.height()), params, input,
+                             options.warmup, options.runs)
+          : time_host_stream(engine, left, right, params, input, options.warmup, options.runs);
   const DeviceCallTimes call = time_device_call_beside(engine, options, params, left, right);
   const double device = median_of(t.device_ms);
   const double per_frame = 1000.0 / t.frames_per_second;
@@ -171,7 +206,8 @@ void bench_host_stream(StereoEngine& engine, const BenchOptions& options, const 
       return values.empty() ? std::string("null") : fmt(median_of(values), 4);
     };
     out << "{\"mode\": \"host-to-host\", \"engine\": \"" << engine.name() << "\", \"input\": \""
-        << (options.staged_input ? "staged" : "engine-memory") << "\", \"algorithm\": \""
+        << (options.staged_input ? "staged" : "engine-memory")
+        << "\", \"rectify\": " << (options.rectify ? "true" : "false") << ", \"algorithm\": \""
         << algorithm << "\", \"width\": " << left.width() << ", \"height\": " << left.height()
         << ", \"disparities\": " << disparities << ", \"device_ms\": " << fmt(device, 4)
         << ", \"fps\": " << fmt(t.frames_per_second, 1) << ", \"ms_per_frame\": " << fmt(per_frame, 4)
@@ -337,11 +373,12 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
       }
     }
     if (options.mode == BenchMode::HostToHost && !options.json) {
-      out << "bench --host-to-host: engine " << engine->name() << ", 8-bit pairs from host memory "
+      out << "bench --host-to-host: engine " << engine->name() << ", "
+          << (options.rectify ? "raw colour pairs" : "8-bit pairs") << " from host memory "
           << "to the fixed-point disparity in host memory; " << options.warmup << " warm-up, then "
           << options.runs << " frames streamed (two in flight) and " << options.runs
           << " alone; ms are medians\n"
-          << host_stream_input_line(*engine, options.staged_input) << "\n\n"
+          << host_stream_input_line(*engine, options) << "\n\n"
           << stream_table_line({"algorithm", "size", "D", "device ms", "fps", "ms/frame",
                                 "latency ms", "host ms"});
     } else if (options.mode == BenchMode::ViewerLoop && !options.json) {
@@ -375,7 +412,7 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
       for (const std::string& algorithm : options.algorithms) {
         for (int disparities : options.disparity_counts) {
           if (options.mode == BenchMode::HostToHost) {
-            bench_host_stream(*engine, options, algorithm, left, right, disparities, out);
+            bench_host_stream(*engine, options, algorithm, frame, left, right, disparities, out);
             continue;
           }
           if (options.mode == BenchMode::ViewerLoop) {

@@ -29,6 +29,10 @@ struct BenchOptions {
   // its staging every frame, instead of in blocks of the engine's own host memory (as a camera
   // source gives them).
   bool staged_input = false;
+  // --host-to-host --rectify: raw colour pairs that the engine rectifies (maps of a mildly
+  // distorted camera pair), the rectified views returned with the disparity, as a calibrated
+  // colour camera's frames reach the frame loops.
+  bool rectify = false;
 };
 
 // `stereoview bench`: every algorithm x size x disparity count on the synthetic scene; after

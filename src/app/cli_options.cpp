@@ -91,7 +91,7 @@ std::string usage_text() {
          "  stereoview eval --dataset DIR [--algorithm NAME] [parameters] [--json] [--out DIR]\n"
          "  stereoview bench [--algorithms A,B] [--sizes WxH,...] [--disparity-counts 64,128]\n"
          "                   [--runs N] [--warmup N] [--engine E] [parameters] [--json]\n"
-         "                   [--host-to-host [--staged-input] | --device | --viewer-loop]\n"
+         "                   [--host-to-host [--staged-input] [--rectify] | --device | --viewer-loop]\n"
          "  stereoview calibrate [views] --board chessboard:9x6 --square 0.025 [--output FILE]\n"
          "                       (stereoview calibrate --help)\n"
          "  stereoview --list-algorithms | --list-cameras | --help | --version\n\n"
@@ -309,6 +309,8 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       options.bench.mode = mode;
     } else if (flag == "--staged-input") {
       options.bench.staged_input = true;
+    } else if (flag == "--rectify") {
+      options.bench.rectify = true;
     } else if (flag == "--runs") {
       options.bench.runs = parse_count(flag, args.value_for(flag, inline_value), 1, 100000);
     } else if (flag == "--warmup") {
@@ -387,6 +389,10 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   if (options.bench.staged_input && options.bench.mode != BenchMode::HostToHost) {
     throw UsageError("--staged-input is an option of bench --host-to-host: stereoview bench "
                      "--host-to-host --staged-input");
+  }
+  if (options.bench.rectify && options.bench.mode != BenchMode::HostToHost) {
+    throw UsageError("--rectify is an option of bench --host-to-host: stereoview bench "
+                     "--host-to-host --rectify");
   }
   options.bench.engine = options.engine;
   options.bench.params = options.params;

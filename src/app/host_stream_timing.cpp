@@ -37,15 +37,34 @@ void add_stage(const StageTimings& timings, const std::string& name, std::vector
 
 // The pair as a camera source gives it: written once into two blocks of the engine's host
 // memory. The blocks outlive their pool, held by the images and, while it uploads, the engine.
-std::pair<ImageU8, ImageU8> in_engine_memory(const StereoEngine& engine, const ImageU8& left,
-                                             const ImageU8& right) {
+template <typename Image>
+std::pair<Image, Image> in_engine_memory(const StereoEngine& engine, const Image& left,
+                                         const Image& right) {
   BlockPool pool(engine.host_memory(), 2);
-  ImageU8 pooled_left = pooled_copy(&pool, left);
-  ImageU8 pooled_right = pooled_copy(&pool, right);
+  Image pooled_left = pooled_copy(&pool, left);
+  Image pooled_right = pooled_copy(&pool, right);
   if (!pooled_left.block() || !pooled_right.block()) {
     throw RuntimeError("bench --host-to-host: no block of the engine's host memory for the pair");
   }
   return {std::move(pooled_left), std::move(pooled_right)};
+}
+
+HostStreamTimes time_requests(StereoEngine& engine, const FrameRequest& request, int warmup,
+                              int runs, const CollectedResultCheck& check);
+
+// The request for a pair where `input` puts it; `held` keeps the pooled copies alive.
+template <typename Image>
+FrameRequest stream_request(const StereoEngine& engine, const Image& left, const Image& right,
+                            const StereoParams& params, StreamInput input,
+                            std::pair<Image, Image>& held) {
+  // Staged: the caller's images as they are, which the engine copies into its staging.
+  if (input == StreamInput::EngineMemory) held = in_engine_memory(engine, left, right);
+  FrameRequest request;
+  request.pair = input == StreamInput::EngineMemory ? PairView::of(held.first, held.second)
+                                                    : PairView::of(left, right);
+  request.params = params;
+  request.want = ResultParts::fixed_only();
+  return request;
 }
 
 }  // namespace
@@ -65,14 +84,27 @@ double stages_without_transfers_ms(const StageTimings& timings) {
 HostStreamTimes time_host_stream(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
                                  const StereoParams& params, StreamInput input, int warmup, int runs,
                                  const CollectedResultCheck& check) {
-  // Staged: the caller's images as they are, which the engine copies into its staging.
-  std::pair<ImageU8, ImageU8> pooled;
-  if (input == StreamInput::EngineMemory) pooled = in_engine_memory(engine, left, right);
-  FrameRequest request;
-  request.pair = input == StreamInput::EngineMemory ? PairView::of(pooled.first, pooled.second)
-                                                    : PairView::of(left, right);
-  request.params = params;
-  request.want = ResultParts::fixed_only();
+  std::pair<ImageU8, ImageU8> held;
+  const FrameRequest request = stream_request(engine, left, right, params, input, held);
+  return time_requests(engine, request, warmup, runs, check);
+}
+
+HostStreamTimes time_host_stream(StereoEngine& engine, const ImageRgb8& left,
+                                 const ImageRgb8& right,
+                                 std::shared_ptr<const RectificationMaps> maps,
+                                 const StereoParams& params, StreamInput input, int warmup, int runs,
+                                 const CollectedResultCheck& check) {
+  std::pair<ImageRgb8, ImageRgb8> held;
+  FrameRequest request = stream_request(engine, left, right, params, input, held);
+  request.rectification = std::move(maps);
+  request.want.rectified_views = true;
+  return time_requests(engine, request, warmup, runs, check);
+}
+
+namespace {
+
+HostStreamTimes time_requests(StereoEngine& engine, const FrameRequest& request, int warmup,
+                              int runs, const CollectedResultCheck& check) {
   DisparityResult result;  // reused: the loop allocates nothing once it has the size
   const auto collect = [&] {
     engine.collect(result);
@@ -123,5 +155,7 @@ HostStreamTimes time_host_stream(StereoEngine& engine, const ImageU8& left, cons
   }
   return times;
 }
+
+}  // namespace
 
 }  // namespace sv

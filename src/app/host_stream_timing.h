@@ -1,9 +1,11 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "src/core/remap.h"
 #include "src/core/stereo_engine.h"
 
 namespace sv {
@@ -59,6 +61,15 @@ using CollectedResultCheck = std::function<void(const DisparityResult&)>;
 // `warmup` untimed frames, then `runs` pipelined frames for the rate and `runs` single frames for
 // the latency, the pair where `input` puts it. Throws what the engine throws.
 HostStreamTimes time_host_stream(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
+                                 const StereoParams& params, StreamInput input, int warmup, int runs,
+                                 const CollectedResultCheck& check = nullptr);
+
+// The same for a calibrated colour camera's frames (`bench --host-to-host --rectify`): the RAW
+// colour pair goes to the engine with `maps`, and the rectified views come back with the
+// fixed-point disparity (what the frame loops ask for such a pair).
+HostStreamTimes time_host_stream(StereoEngine& engine, const ImageRgb8& left,
+                                 const ImageRgb8& right,
+                                 std::shared_ptr<const RectificationMaps> maps,
                                  const StereoParams& params, StreamInput input, int warmup, int runs,
                                  const CollectedResultCheck& check = nullptr);
 

@@ -1,6 +1,8 @@
 // bench --host-to-host's frame loop (issue 18): the pair fed as a camera source gives it (in the
 // engine's own host memory) or staged (ordinary host images), the same disparities either way as
-// a plain compute, and where each frame's time goes from the stage timings the engine returns.
+// a plain compute, a calibrated camera's raw colour pairs (--rectify) rectified by the engine
+// with their views returned, and where each frame's time goes from the stage timings the engine
+// returns.
 #include "src/app/host_stream_timing.h"
 
 #include <gtest/gtest.h>
@@ -12,9 +14,11 @@
 
 #include "src/app/engine_factory.h"
 #include "src/core/cpu_engine.h"
+#include "src/core/remap.h"
 #include "tests/support/counting_host_memory.h"
 #include "tests/support/fake_engine.h"
 #include "tests/support/own_memory_engine.h"
+#include "tests/support/rectification_maps.h"
 #include "tests/support/synthetic_frames.h"
 
 #ifdef STEREOVIEW_HAS_CUDA
@@ -126,6 +130,49 @@ TEST_P(HostStreamInputs, TheCudaEnginesFramesEqualTheCpuReference) {
   EXPECT_EQ(c.times.stream_upload_ms.size(), static_cast<size_t>(kRuns));
   EXPECT_EQ(c.times.stream_download_ms.size(), static_cast<size_t>(kRuns));
   EXPECT_EQ(c.times.span_gaps_ms.size(), static_cast<size_t>(kRuns));
+}
+#endif
+
+// --rectify: every frame the bench collects from a raw colour pair carries the rectified views
+// (the host remap's, bit for bit) and the disparity of the rectified pair, on `engine_kind`.
+void expect_rectified_frames(const std::string& engine_kind, StreamInput input, int width,
+                             int height, int disparities) {
+  const SyntheticFrame raw = test::render_synthetic(width, height, disparities / 4, 1);
+  const auto maps =
+      std::make_shared<const RectificationMaps>(test::lens_like_rectification(width, height));
+  ImageRgb8 left = raw.left, right = raw.right;
+  rectify_pair(*maps, left, right);
+  ASSERT_NE(left, raw.left);  // the maps do move the views
+  StereoParams params;
+  params.num_disparities = disparities;
+  const ImageI16 expected = CpuEngine().compute(left, right, params).disparity_fixed;
+  std::ostringstream notices;
+  const std::unique_ptr<StereoEngine> engine = make_engine(engine_kind, notices);
+  constexpr int kWarmup = 1, kRuns = 4;
+  int frames = 0, equal = 0, views = 0, with_float = 0;
+  time_host_stream(*engine, raw.left, raw.right, maps, params, input, kWarmup, kRuns,
+                   [&](const DisparityResult& result) {
+                     ++frames;
+                     equal += result.disparity_fixed == expected ? 1 : 0;
+                     views += result.rectified_left == left && result.rectified_right == right;
+                     with_float += result.disparity.empty() ? 0 : 1;
+                   });
+  EXPECT_EQ(frames, kWarmup + 2 * kRuns);
+  EXPECT_EQ(equal, frames);
+  EXPECT_EQ(views, frames);
+  EXPECT_EQ(with_float, 0);
+}
+
+TEST_P(HostStreamInputs, RawColourPairsComeBackRectifiedWithTheirViews) {
+  expect_rectified_frames("cpu", GetParam(), 96, 64, 16);
+}
+
+#ifdef STEREOVIEW_HAS_CUDA
+// On the GPU machine: the CUDA engine remaps the raw pairs on the GPU and downloads the views.
+TEST_P(HostStreamInputs, TheCudaEngineRectifiesRawColourPairsAsTheCpuDoes) {
+  const cuda::DeviceInfo device = cuda::query_device();
+  if (!device.available) GTEST_SKIP() << "needs a CUDA device: " << device.reason;
+  expect_rectified_frames("cuda", GetParam(), 333, 200, 64);
 }
 #endif
 
