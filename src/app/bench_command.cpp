@@ -148,17 +148,17 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
 
 // Which input a --host-to-host run's figures used.
 std::string host_stream_input_line(const StereoEngine& engine, const BenchOptions& options) {
-  const std::string pair =
-      options.rectify ? "the RAW colour pair of a calibrated camera (--rectify: the engine "
-                        "rectifies it and returns the rectified views with the disparity)"
-                      : "the 8-bit pair";
+  const std::string raw = options.rectify ? ", the RAW colour pair of a calibrated camera "
+                                            "(--rectify: the engine rectifies it and returns the "
+                                            "rectified views with the disparity)"
+                                          : "";
   if (options.staged_input) {
-    return "input: " + pair + " in ordinary host images (--staged-input), copied by the engine "
-           "into its upload staging every frame";
+    return "input: ordinary host images (--staged-input), copied by the engine into its upload "
+           "staging every frame" + raw;
   }
-  return "input: " + pair + " in two blocks of the engine's own host memory (" +
+  return std::string("input: the pair in two blocks of the engine's own host memory (") +
          engine.host_memory()->name() + "), written once and submitted every frame, as a camera "
-         "source gives it (--staged-input: ordinary host images instead)";
+         "source gives it (--staged-input: ordinary host images instead)" + raw;
 }
 
 // --rectify's maps: each view of a camera pair with a mild radial distortion and a fraction of

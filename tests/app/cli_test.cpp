@@ -290,7 +290,7 @@ TEST(Cli, BenchViewerLoopPrintsTheProcessingThreadsRows) {
 }
 
 // bench --host-to-host says which input its figures used and, under each row, where the frame's
-// time goes (issue 18); --staged-input belongs to that mode alone.
+// time goes (issue 18); --staged-input and --rectify belong to that mode alone.
 TEST(Cli, BenchHostToHostSaysItsInputAndWhereTheTimeGoes) {
   const std::vector<std::string> bench = {"bench", "--host-to-host", "--engine", "cpu", "--sizes",
                                           "64x48", "--disparity-counts", "16", "--runs", "4",
@@ -325,6 +325,23 @@ TEST(Cli, BenchHostToHostSaysItsInputAndWhereTheTimeGoes) {
   EXPECT_EQ(misplaced.exit_code, 2);
   EXPECT_TRUE(contains(misplaced.err, "--staged-input is an option of bench --host-to-host"))
       << misplaced.err;
+
+  // --rectify: a calibrated camera's raw colour pairs, rectified by the engine.
+  std::vector<std::string> rectify_args = bench;
+  rectify_args.push_back("--rectify");
+  const auto rectify = run_stereoview(rectify_args);
+  ASSERT_EQ(rectify.exit_code, 0) << rectify.err;
+  EXPECT_TRUE(contains(rectify.out, "engine cpu, raw colour pairs from host memory")) << rectify.out;
+  EXPECT_TRUE(contains(rectify.out, "the RAW colour pair of a calibrated camera (--rectify")) << rectify.out;
+  EXPECT_TRUE(contains(rectify.out, "census-sgm  64x48      16    ")) << rectify.out;
+  rectify_args.push_back("--json");
+  const auto rectify_json = run_stereoview(rectify_args);
+  ASSERT_EQ(rectify_json.exit_code, 0) << rectify_json.err;
+  EXPECT_TRUE(contains(rectify_json.out, "\"rectify\": true")) << rectify_json.out;
+  const auto rectify_misplaced = run_stereoview({"bench", "--device", "--rectify"});
+  EXPECT_EQ(rectify_misplaced.exit_code, 2);
+  EXPECT_TRUE(contains(rectify_misplaced.err, "--rectify is an option of bench --host-to-host"))
+      << rectify_misplaced.err;
 }
 
 TEST(Cli, OutputIntoAFileIsARuntimeError) {
