@@ -49,9 +49,6 @@ std::pair<Image, Image> in_engine_memory(const StereoEngine& engine, const Image
   return {std::move(pooled_left), std::move(pooled_right)};
 }
 
-HostStreamTimes time_requests(StereoEngine& engine, const FrameRequest& request, int warmup,
-                              int runs, const CollectedResultCheck& check);
-
 // The request for a pair where `input` puts it; `held` keeps the pooled copies alive.
 template <typename Image>
 FrameRequest stream_request(const StereoEngine& engine, const Image& left, const Image& right,
@@ -81,28 +78,9 @@ double stages_without_transfers_ms(const StageTimings& timings) {
   return sum;
 }
 
-HostStreamTimes time_host_stream(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
-                                 const StereoParams& params, StreamInput input, int warmup, int runs,
-                                 const CollectedResultCheck& check) {
-  std::pair<ImageU8, ImageU8> held;
-  const FrameRequest request = stream_request(engine, left, right, params, input, held);
-  return time_requests(engine, request, warmup, runs, check);
-}
-
-HostStreamTimes time_host_stream(StereoEngine& engine, const ImageRgb8& left,
-                                 const ImageRgb8& right,
-                                 std::shared_ptr<const RectificationMaps> maps,
-                                 const StereoParams& params, StreamInput input, int warmup, int runs,
-                                 const CollectedResultCheck& check) {
-  std::pair<ImageRgb8, ImageRgb8> held;
-  FrameRequest request = stream_request(engine, left, right, params, input, held);
-  request.rectification = std::move(maps);
-  request.want.rectified_views = true;
-  return time_requests(engine, request, warmup, runs, check);
-}
-
 namespace {
 
+// The bench's loop on one request, submitted again for every frame.
 HostStreamTimes time_requests(StereoEngine& engine, const FrameRequest& request, int warmup,
                               int runs, const CollectedResultCheck& check) {
   DisparityResult result;  // reused: the loop allocates nothing once it has the size
@@ -157,5 +135,25 @@ HostStreamTimes time_requests(StereoEngine& engine, const FrameRequest& request,
 }
 
 }  // namespace
+
+HostStreamTimes time_host_stream(StereoEngine& engine, const ImageU8& left, const ImageU8& right,
+                                 const StereoParams& params, StreamInput input, int warmup, int runs,
+                                 const CollectedResultCheck& check) {
+  std::pair<ImageU8, ImageU8> held;
+  const FrameRequest request = stream_request(engine, left, right, params, input, held);
+  return time_requests(engine, request, warmup, runs, check);
+}
+
+HostStreamTimes time_host_stream(StereoEngine& engine, const ImageRgb8& left,
+                                 const ImageRgb8& right,
+                                 std::shared_ptr<const RectificationMaps> maps,
+                                 const StereoParams& params, StreamInput input, int warmup, int runs,
+                                 const CollectedResultCheck& check) {
+  std::pair<ImageRgb8, ImageRgb8> held;
+  FrameRequest request = stream_request(engine, left, right, params, input, held);
+  request.rectification = std::move(maps);
+  request.want.rectified_views = true;
+  return time_requests(engine, request, warmup, runs, check);
+}
 
 }  // namespace sv
