@@ -23,6 +23,7 @@
 #include <string>
 
 #include "cuda/cuda_check.h"
+#include "cuda/selection_keys.cuh"
 #include "cuda/warp_min.cuh"
 #include "cuda/stages.h"
 #include "src/core/disparity.h"
@@ -36,20 +37,8 @@ constexpr int kThreads = 256;
 constexpr int kSegment = 64;       // pixels of a row per block
 constexpr int kMaxOfferSpan = kSegment + 255;  // right pixels a segment can offer to
 constexpr unsigned kFullMask = 0xffffffffu;
-constexpr uint32_t kNoOffer = 0xffffffffu;
 // Offers slots before the span: the padding candidates' offers land there, unread (no branch).
 constexpr int kOfferLead = 256;
-
-// Keys order candidates by cost, then by k (the reference's tie rule): cost << 8 | k, below
-// 2^24. A padding candidate's key_low has every bit set, so its key is 2^24 or more: it never
-// wins, and its offers are dropped.
-constexpr uint32_t kRealKeyLimit = 1u << 24;
-
-// The key of the 16-bit cost in the low (or high) half of `word`: one byte permute, as key_low
-// is k (its bytes 1..3 zero) or all ones.
-__device__ __forceinline__ uint32_t make_key(uint32_t word, bool high, uint32_t key_low) {
-  return __byte_perm(word, key_low, high ? 0x7324 : 0x7104);
-}
 
 // Sum of the per-direction 8-bit path costs: S(p, k) = sum_r L_r(p, k), exact (<= 8 * 255);
 // direction r's volume follows direction r - 1's. kBytePairs: every L_r <= 127 (P2 <= 63), so
@@ -141,23 +130,6 @@ struct SelectArgs {
   int16_t* disparity_fixed;
   float2* peaks;  // null: no cost peaks (confidence.cpp's best and runner-up, +inf = none)
 };
-
-// winner_takes_all.cpp's offset: sign(n) * floor((2|n| + denom) / (2 denom)), n = 8 (cm - cp),
-// for denom > 0. As c0 is the smallest cost, |cm - cp| <= denom, so the quotient lies in 0..8
-// (the reference's clamp to [-8, 8] never acts) and four comparisons find it where an integer
-// division takes about 20 instructions.
-__device__ __forceinline__ int subpixel_offset(int c0, int cm, int cp) {
-  const int denom = cm + cp - 2 * c0;
-  if (denom <= 0) return 0;
-  const int n = 8 * (cm - cp);
-  const int numerator = 2 * (n < 0 ? -n : n) + denom;
-  const int unit = 2 * denom;  // the quotient is the largest q with q * unit <= numerator
-  int magnitude = numerator >= 4 * unit ? 4 : 0;
-  magnitude += numerator >= (magnitude + 2) * unit ? 2 : 0;
-  magnitude += numerator >= (magnitude + 1) * unit ? 1 : 0;
-  magnitude += numerator >= 8 * unit ? 1 : 0;  // 7 so far can still be 8
-  return n < 0 ? -magnitude : magnitude;
-}
 
 // The 16-bit cost of candidate k (the same k in every lane) from the lanes' cost pairs: every
 // lane picks the word and half of cell k % kCells, one shuffle brings the owner lane's.
@@ -387,6 +359,11 @@ void select_disparity_from_path_costs(const uint8_t* path_costs, int directions,
     else launch_path_sums<8, false>(cells, path_costs, volume, args, height, stream);
   }
   if (lr_check) run_lr_check(disparity_fixed, right_view_keys, width, height, base, lr_max_diff, stream);
+}
+
+void lr_check_from_keys(int16_t* disparity_fixed, const uint32_t* right_view_keys, int width,
+                        int height, int base, int lr_max_diff, cudaStream_t stream) {
+  run_lr_check(disparity_fixed, right_view_keys, width, height, base, lr_max_diff, stream);
 }
 
 void select_disparity_from_costs16(const uint16_t* costs, int width, int height, int base,

@@ -24,6 +24,7 @@
 #include "src/core/sgm_aggregation.h"
 #include "src/core/synthetic_scene.h"
 #include "src/core/winner_takes_all.h"
+#include "tests/gpu/fast_sgm_cases.h"
 #include "tests/gpu/gpu_test_support.h"
 #include "tests/support/synthetic_frames.h"
 #include "tests/support/test_images.h"
@@ -31,46 +32,8 @@
 namespace sv {
 namespace {
 
+using test::FastCase;
 using test::GuardedDeviceArray;
-
-struct FastCase {
-  int width, height;
-  int base, count;
-  int paths;
-  CensusWindow window;
-  bool adaptive_p2;
-  int p2;
-  int uniqueness;
-  bool subpixel;
-  bool lr;
-  // How the path walks run (the same results either way): clocked by default, so that the small
-  // cases cover the clocks that only full-size frames get automatically.
-  cuda::PathSchedule schedule = cuda::PathSchedule::kClocked;
-};
-
-std::ostream& operator<<(std::ostream& os, const FastCase& c) {
-  return os << c.width << "x" << c.height << " d[" << c.base << ", +" << c.count << ") paths "
-            << c.paths << " window " << census_window_name(c.window)
-            << (c.adaptive_p2 ? " adaptive" : "")
-            << " P2 " << c.p2 << " u " << c.uniqueness << (c.subpixel ? " subpixel" : "")
-            << (c.lr ? " lr" : "")
-            << (c.schedule == cuda::PathSchedule::kFree ? " free" : c.schedule == cuda::PathSchedule::kAuto ? " auto" : " clocked");
-}
-
-// A synthetic view pair (real disparities, occlusions) for the larger cases, random texture
-// shifted by 3 px for the tiny ones.
-void make_pair(const FastCase& c, ImageU8& left, ImageU8& right) {
-  if (c.width < 64) {
-    const test::ShiftedPair pair = test::shifted_pair(c.width, c.height, 3, 7);
-    left = pair.left;
-    right = pair.right;
-    return;
-  }
-  const SyntheticFrame frame =
-      test::render_synthetic(c.width, c.height, std::max(8, c.base + c.count), 2);
-  left = to_gray(frame.left);
-  right = to_gray(frame.right);
-}
 
 class FastSgmEqualsCpu : public ::testing::TestWithParam<FastCase> {};
 
@@ -78,28 +41,15 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
   SV_REQUIRE_CUDA_DEVICE();
   const FastCase c = GetParam();
   ImageU8 left, right;
-  make_pair(c, left, right);
+  test::make_pair(c, left, right);
   const int w = c.width, h = c.height;
   const size_t pixels = static_cast<size_t>(w) * h;
-
-  SgmSettings sgm;
-  sgm.paths = c.paths;
-  sgm.p1 = 10;
-  sgm.p2 = c.p2;
-  sgm.adaptive_p2 = c.adaptive_p2;
-  sgm.p2_edge_scale = 12;
+  const SgmSettings sgm = c.sgm();
   ASSERT_TRUE(cuda::sgm_path_costs_supported(c.count, sgm));
-  WtaSettings wta;
-  wta.uniqueness = c.uniqueness;
-  wta.subpixel = c.subpixel;
-
-  // CPU reference.
-  const CensusImage census_l = census_transform(left, c.window);
-  const CensusImage census_r = census_transform(right, c.window);
-  const SearchRange range(c.base, c.count);
-  const CostVolume<uint16_t> sums = sgm_aggregate(census_cost_volume(census_l, census_r, range), left, sgm);
-  ImageI16 expected = winner_takes_all(sums, wta);
-  if (c.lr) lr_check(expected, right_view_disparity(sums), 1);
+  const WtaSettings wta = c.wta();
+  const test::FastReference reference(c, left, right);
+  const CostVolume<uint16_t>& sums = reference.sums;
+  const ImageI16& expected = reference.expected;
 
   // GPU.
   GuardedDeviceArray<uint8_t> d_left(pixels, left.data()), d_right(pixels, right.data());
@@ -109,8 +59,7 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
   const int padded = 32 * cuda::sgm_path_cells_per_lane(c.count);
   GuardedDeviceArray<uint8_t> volume(pixels * padded);
   cuda::census_cost_volume_strided(codes_l.data(), codes_r.data(), w, h, c.base, c.count, padded,
-                                   census_window_width(c.window) * census_window_height(c.window) - 1,
-                                   volume.data(), nullptr);
+                                   c.window_bits(), volume.data(), nullptr);
   GuardedDeviceArray<uint8_t> path_costs(pixels * padded * c.paths);
   GuardedDeviceArray<unsigned> clocks(cuda::sgm_path_costs_clock_words(h));
   cuda::SideStream side;
@@ -128,7 +77,7 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
       << c;
 
   // The padded volume holds the reference costs, and kMaxMatchCost in the padding.
-  const CostVolume<uint8_t> reference_costs = census_cost_volume(census_l, census_r, range);
+  const CostVolume<uint8_t>& reference_costs = reference.costs;
   const std::vector<uint8_t> padded_costs = volume.download();
   int cost_mismatches = 0;
   for (size_t p = 0; p < pixels; ++p) {
