@@ -20,7 +20,7 @@ namespace sv::cuda {
 //   the fused selection over them (disparity_selection.cu).
 // - sweeps (sgm_sweeps.cu): two sweeps over the rows with S summed on chip and the selection in
 //   the second; no volume per direction (issue 21). Measured on the H200 it is slower than the
-//   volumes at every size (1920x1080 D128: 3.66 against 2.16 ms a frame; tests/gpu/RESULTS.md,
+//   volumes at every size (1920x1080 D128: 3.25 against 2.18 ms a frame; tests/gpu/RESULTS.md,
 //   thirtieth run): each row costs the strips a barrier and a chain of dependent steps. It runs
 //   only when asked (set_form, or STEREOVIEW_SGM_FORM=sweeps), and never where the pixel probe
 //   reads the per-direction path costs (Frame::keep_path_volumes) or the GPU cannot hold every
@@ -75,9 +75,9 @@ class FastSgm {
   // Queues the frame on `stream`, recording stages as prefix + "cost" / "sgm" / ... in `events`.
   void run(const Frame& frame, cudaStream_t stream, StageEvents& events, const std::string& prefix);
 
-  // The last frame's volumes (of the volumes form), for the pixel probe (cuda/pixel_probe.h): the matching costs and
-  // the path costs, one volume of pixels * cells_per_pixel(count) bytes per direction, each
-  // pixel's candidates first in its cells.
+  // The last frame's volumes (of the volumes form), for the pixel probe (cuda/pixel_probe.h): the
+  // matching costs and the path costs, one volume of pixels * cells_per_pixel(count) bytes per
+  // direction, each pixel's candidates first in its cells.
   static size_t cells_per_pixel(int count);
   const uint8_t* costs() const { return costs_.data(); }
   const uint8_t* path_volumes() const { return volumes_.data(); }
