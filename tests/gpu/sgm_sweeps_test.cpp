@@ -37,7 +37,6 @@
 namespace sv {
 namespace {
 
-using test::FastCase;
 using test::GuardedDeviceArray;
 using SweepCase = test::FastCase;
 
