@@ -46,7 +46,7 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
   costs[pixel * stride + k] = static_cast<uint8_t>(cost);
 }
 
-// The padded volume of a uniform range, tiled. A block owns kTilePixels pixels of one row and
+// The padded volume of a uniform range, tiled. A block owns a tile of pixels of one row and
 // stages every right code they can match in shared memory; each code is read from global memory
 // once per tile instead of once per candidate.
 //
@@ -65,13 +65,23 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
 // complete_hi] (away from the image sides, where the census window is cut) and its left code is
 // complete, and takes the fast or the general formula accordingly.
 //
-// Thread mapping: warp w owns pixels 4w .. 4w + 3 of the tile; lane (q = lane / 8, r = lane % 8)
-// computes candidates k = 32m + 4r .. +3 of pixel 4w + q for every 32-candidate chunk m and
-// stores them as one 32-bit word, so each warp store fills four whole 32-byte sectors. The word's
-// right codes are four neighbours in the staging (span indices s .. s + 3, s = p + count - 4 - k),
-// read as two 16-byte pairs; lanes r >= 4 read their pairs in the other order so that the eight
-// lanes of a pixel cover all 32 banks (no bank conflict).
-constexpr int kTilePixels = 32;
+// Thread mapping: warp w owns the groups of four pixels g = w, w + 8, ... of the tile, one after
+// the other; in group g, lane (q = lane / 8, r = lane % 8) computes candidates k = 32m + 4r .. +3
+// of pixel 4g + q for every 32-candidate chunk m and stores them as one 32-bit word, so each warp
+// store fills four whole 32-byte sectors. The word's right codes are four neighbours in the
+// staging (span indices s .. s + 3, s = p + count - 4 - k), read as two 16-byte pairs; lanes
+// r >= 4 read their pairs in the other order so that the eight lanes of a pixel cover all 32
+// banks (no bank conflict).
+//
+// Wide frames take tiles of 128 pixels: the staging (128 + count - 1 codes) and the barrier are
+// paid once for four groups a warp. Tiles of 32 pixels (a group a warp) spent about two thirds of
+// their instructions there (H200, 1920x1080 D128: 378 instructions a warp, 0.256 ms against 0.216
+// with 128-pixel tiles; 3840x2160 0.961 against 0.773). Frames under 1024 columns keep 32-pixel
+// tiles, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against 0.595 ms a frame;
+// tests/gpu/RESULTS.md, thirty-first run).
+constexpr int kWideTilePixels = 128;
+constexpr int kNarrowTilePixels = 32;
+constexpr int kWideTileMinWidth = 1024;
 constexpr int kTileThreads = 256;
 // Staged slots before span index 0: the last real word of a pixel may read codes down to -3
 // (padding candidates, masked afterwards).
@@ -80,7 +90,9 @@ constexpr uint32_t kMaxCostWord = 0x01010101u * kMaxMatchCost;
 
 // Slots per staged array: span codes, kLead before, one more for the shifted copy; even so
 // every array starts 16-byte aligned.
-__host__ __device__ inline int staged_slots(int count) { return (kTilePixels + count - 1 + kLead + 2) & ~1; }
+__host__ __device__ inline int staged_slots(int tile_pixels, int count) {
+  return (tile_pixels + count - 1 + kLead + 2) & ~1;
+}
 
 // The complete-code cost (64 h + wb / 2) / wb of a Hamming distance h <= wb, in as few issue
 // slots as the window allows: with one 32-bit half (wb <= 32) a multiply-high by
@@ -200,18 +212,89 @@ struct TileArgs {
   uint8_t* costs;
 };
 
+// The costs of one pixel's group (the lane's pixel p of the tile, candidates 4r + 32m) from the
+// staging: the fast formula throughout for an interior group, else word by word.
 template <int kHalves>
+__device__ __forceinline__ void compute_group_costs(
+    const TileArgs& args, const uint64_t* tile_words, int slots, int p, int r, int y, int x,
+    int count, int chunks, bool interior, bool left_complete,
+    const uint64_t (&left_bits)[(kHalves + 1) / 2], const uint64_t (&left_valid)[(kHalves + 1) / 2],
+    int complete_lo, int complete_hi, uint32_t order) {
+  constexpr int kWords = (kHalves + 1) / 2;
+  const uint64_t* bits_even[kWords];
+  const uint64_t* valid_words[kWords];
+  // The lane's pairs for chunk 0; chunk m lies 32 codes (16 pairs) lower.
+  const ulonglong2* first_pair[kWords];
+  const ulonglong2* second_pair[kWords];
+  const int s0 = p + count - 4 - 4 * r;  // span index of the first code of chunk 0's word
+  const int odd = s0 & 1;
+  const int swap = (r >> 2) & 1;
+  const int pair0 = (kLead + odd + s0) / 2;
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) {
+    bits_even[w] = tile_words + w * slots;
+    valid_words[w] = tile_words + (2 * kWords + w) * slots;
+    const ulonglong2* pairs = reinterpret_cast<const ulonglong2*>(tile_words + (odd ? kWords + w : w) * slots);
+    first_pair[w] = pairs + pair0 + swap;
+    second_pair[w] = pairs + pair0 + 1 - swap;
+  }
+  uint32_t left_halves[kHalves];
+#pragma unroll
+  for (int j = 0; j < kHalves; ++j) left_halves[j] = static_cast<uint32_t>(left_bits[j / 2] >> (32 * (j % 2)));
+
+  uint32_t* out = reinterpret_cast<uint32_t*>(args.costs) +
+                  (static_cast<size_t>(y) * args.width + x) * args.words_per_pixel + r;
+  // Chunk m moves every code 32 slots (16 pairs) down.
+  if (interior) {
+    int m = 0;
+#pragma unroll 4
+    for (; m < count / 32; ++m) {
+      *out = complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order);
+      next_chunk(first_pair, second_pair, out);
+    }
+    if (m < chunks && count % 32 != 0) {
+      const int k = 32 * m + 4 * r;
+      *out = k < count ? mask_padding(complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order),
+                                      count - k)
+                       : kMaxCostWord;
+      next_chunk(first_pair, second_pair, out);
+      ++m;
+    }
+    for (; m < chunks; ++m, out += 8) *out = kMaxCostWord;
+    return;
+  }
+
+  const int top0 = x - args.base - 4 * r;  // right pixel of candidate k of chunk 0's word
+  for (int m = 0; m < chunks; ++m) {
+    const int k = 32 * m + 4 * r;
+    const int top = top0 - 32 * m;  // candidates k .. k + 3 match right pixels top .. top - 3
+    uint32_t word;
+    if (k >= count || top < 0 || top - 3 >= args.width) {
+      word = kMaxCostWord;
+    } else if (left_complete && top - 3 >= complete_lo && top <= complete_hi) {
+      word = mask_padding(complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order),
+                          count - k);
+    } else {
+      word = general_costs4<kWords>(bits_even, valid_words, s0 - 32 * m, k, count, left_bits,
+                                    left_valid, args.window_bits, args.scale.magic);
+    }
+    *out = word;
+    next_chunk(first_pair, second_pair, out);
+  }
+}
+
+template <int kHalves, int kTilePixels>
 __global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const TileArgs args) {
   constexpr int kWords = (kHalves + 1) / 2;
   // Per code word w: bits at slot kLead + i ("even": pairs starting at an even i are 16-byte
   // aligned), the same bits one slot later ("odd": pairs starting at an odd i aligned), valid.
   extern __shared__ __align__(16) uint64_t tile_words[];
   const int width = args.width, count = args.count;
-  const int slots = staged_slots(count);
+  const int slots = staged_slots(kTilePixels, count);
   const int y = blockIdx.y;
   const int x0 = blockIdx.x * kTilePixels;
   const int span = kTilePixels + count - 1;           // right pixels first_xr ...
-  const int first_xr = x0 - args.base - (count - 1);  // ... up to x0 + 31 - base
+  const int first_xr = x0 - args.base - (count - 1);  // ... up to x0 + kTilePixels - 1 - base
   const int last_xr = first_xr + span - 1;
   const int zone_lo = args.border, zone_hi = width - 1 - args.border;  // where codes can be complete
 
@@ -245,91 +328,39 @@ __global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const Ti
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int q = lane / 8, r = lane % 8;
-  const int p = 4 * warp + q;
-  const int x = x0 + p;
-  uint64_t left_bits[kWords] = {}, left_valid[kWords] = {};
-  bool left_complete = false;
-  if (x < width) {
-    const CensusCode& l = args.left[static_cast<size_t>(y) * width + x];
-    left_complete = true;
-#pragma unroll
-    for (int w = 0; w < kWords; ++w) {
-      left_bits[w] = l.bits[w];
-      left_valid[w] = l.valid[w];
-      left_complete &= left_valid[w] == args.complete[w];
-    }
-  }
-  // Both barriers also publish the staging.
+  // The barrier publishes the staging and makes the right span's check tile-wide.
   const bool tile_right_complete = __syncthreads_and(right_complete);
-  const bool tile_left_complete = __syncthreads_and(left_complete || x >= width);
-  if (x >= width) return;
-
   // Right pixels of one word for which the fast path holds: inside [complete_lo, complete_hi].
   const int complete_lo = tile_right_complete ? max(first_xr, zone_lo) : 1;
   const int complete_hi = tile_right_complete ? min(last_xr, zone_hi) : 0;
-  const bool interior = tile_right_complete && tile_left_complete && first_xr >= zone_lo && last_xr <= zone_hi;
-
-  const uint64_t* bits_even[kWords];
-  const uint64_t* valid_words[kWords];
-  // The lane's pairs for chunk 0; chunk m lies 32 codes (16 pairs) lower.
-  const ulonglong2* first_pair[kWords];
-  const ulonglong2* second_pair[kWords];
-  const int s0 = p + count - 4 - 4 * r;  // span index of the first code of chunk 0's word
-  const int odd = s0 & 1;
-  const int swap = (r >> 2) & 1;
-  const int pair0 = (kLead + odd + s0) / 2;
-#pragma unroll
-  for (int w = 0; w < kWords; ++w) {
-    bits_even[w] = tile_words + w * slots;
-    valid_words[w] = tile_words + (2 * kWords + w) * slots;
-    const ulonglong2* pairs = reinterpret_cast<const ulonglong2*>(tile_words + (odd ? kWords + w : w) * slots);
-    first_pair[w] = pairs + pair0 + swap;
-    second_pair[w] = pairs + pair0 + 1 - swap;
-  }
-  const uint32_t order = swap ? 0x4501u : 0x0145u;
-  uint32_t left_halves[kHalves];
-#pragma unroll
-  for (int j = 0; j < kHalves; ++j) left_halves[j] = static_cast<uint32_t>(left_bits[j / 2] >> (32 * (j % 2)));
-
-  uint32_t* out = reinterpret_cast<uint32_t*>(args.costs) +
-                  (static_cast<size_t>(y) * width + x) * args.words_per_pixel + r;
+  const uint32_t order = ((r >> 2) & 1) ? 0x4501u : 0x0145u;
   const int chunks = args.words_per_pixel / 8;
-  // Chunk m moves every code 32 slots (16 pairs) down.
-  if (interior) {
-    int m = 0;
-#pragma unroll 4
-    for (; m < count / 32; ++m) {
-      *out = complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order);
-      next_chunk(first_pair, second_pair, out);
-    }
-    if (m < chunks && count % 32 != 0) {
-      const int k = 32 * m + 4 * r;
-      *out = k < count ? mask_padding(complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order),
-                                      count - k)
-                       : kMaxCostWord;
-      next_chunk(first_pair, second_pair, out);
-      ++m;
-    }
-    for (; m < chunks; ++m, out += 8) *out = kMaxCostWord;
-    return;
-  }
 
-  const int top0 = x - args.base - 4 * r;  // right pixel of candidate k of chunk 0's word
-  for (int m = 0; m < chunks; ++m) {
-    const int k = 32 * m + 4 * r;
-    const int top = top0 - 32 * m;  // candidates k .. k + 3 match right pixels top .. top - 3
-    uint32_t word;
-    if (k >= count || top < 0 || top - 3 >= width) {
-      word = kMaxCostWord;
-    } else if (left_complete && top - 3 >= complete_lo && top <= complete_hi) {
-      word = mask_padding(complete_costs4<kHalves>(first_pair, second_pair, left_halves, args.scale, order),
-                          count - k);
-    } else {
-      word = general_costs4<kWords>(bits_even, valid_words, s0 - 32 * m, k, count, left_bits,
-                                    left_valid, args.window_bits, args.scale.magic);
+#pragma unroll 1
+  for (int group = warp; group < kTilePixels / 4; group += kTileThreads / 32) {
+    const int p = 4 * group + q;
+    const int x = x0 + p;
+    if (x0 + 4 * group >= width) break;  // whole warp: the tile's last groups past the side
+    uint64_t left_bits[kWords] = {}, left_valid[kWords] = {};
+    bool left_complete = false;
+    if (x < width) {
+      const CensusCode& l = args.left[static_cast<size_t>(y) * width + x];
+      left_complete = true;
+#pragma unroll
+      for (int w = 0; w < kWords; ++w) {
+        left_bits[w] = l.bits[w];
+        left_valid[w] = l.valid[w];
+        left_complete &= left_valid[w] == args.complete[w];
+      }
     }
-    *out = word;
-    next_chunk(first_pair, second_pair, out);
+    // The group's own span of right pixels: x - base - (count - 1) .. x - base for its 4 pixels.
+    const int group_first_xr = x0 + 4 * group - args.base - (count - 1);
+    const int group_last_xr = x0 + 4 * group + 3 - args.base;
+    const bool interior = tile_right_complete && __all_sync(0xffffffffu, left_complete || x >= width) &&
+                          group_first_xr >= zone_lo && group_last_xr <= zone_hi;
+    if (x >= width) continue;
+    compute_group_costs<kHalves>(args, tile_words, slots, p, r, y, x, count, chunks, interior,
+                                 left_complete, left_bits, left_valid, complete_lo, complete_hi, order);
   }
 }
 
@@ -370,18 +401,27 @@ CompleteCostScale census_cost_scale(int window_bits) {
   return s;
 }
 
-template <int kHalves>
+template <int kHalves, int kTilePixels>
 void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
   constexpr int kWords = (kHalves + 1) / 2;
-  const size_t shared = sizeof(uint64_t) * 3 * kWords * staged_slots(args.count);
+  const size_t shared = sizeof(uint64_t) * 3 * kWords * staged_slots(kTilePixels, args.count);
   if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(census_cost_tile_kernel<kHalves>,
+    SV_CUDA_CHECK(cudaFuncSetAttribute(census_cost_tile_kernel<kHalves, kTilePixels>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));
   }
   const dim3 grid((args.width + kTilePixels - 1) / kTilePixels, height);
-  census_cost_tile_kernel<kHalves><<<grid, kTileThreads, shared, stream>>>(args);
+  census_cost_tile_kernel<kHalves, kTilePixels><<<grid, kTileThreads, shared, stream>>>(args);
   SV_CUDA_CHECK_LAUNCH();
+}
+
+template <int kHalves>
+void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
+  if (args.width >= kWideTileMinWidth) {
+    launch_cost_tiles<kHalves, kWideTilePixels>(args, height, stream);
+  } else {
+    launch_cost_tiles<kHalves, kNarrowTilePixels>(args, height, stream);
+  }
 }
 
 }  // namespace
