@@ -285,14 +285,6 @@ void launch(const Costs& costs, const SelectArgs& args, int rows, cudaStream_t s
   SV_CUDA_CHECK_LAUNCH();
 }
 
-// WtaSettings::max_cost as the integer bound of an integer cost: best > max_cost exactly when
-// best > floor(max_cost); below 0 every cost is above it, NaN never compares greater.
-int cost_limit_of(double max_cost) {
-  if (std::isnan(max_cost) || max_cost >= 2147483647.0) return 2147483647;
-  if (max_cost < 0.0) return -1;
-  return static_cast<int>(std::floor(max_cost));
-}
-
 SelectArgs make_args(int width, int base, int count, const WtaSettings& wta,
                      uint32_t* right_view_keys, int16_t* disparity_fixed, float2* peaks) {
   if (wta.uniqueness < 0 || wta.uniqueness > 99) {

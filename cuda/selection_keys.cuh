@@ -1,10 +1,12 @@
 #pragma once
 
+#include <climits>
+#include <cmath>
 #include <cstdint>
 
 // The pieces of the fused disparity selection that every cost layout shares
-// (disparity_selection.cu, sgm_sweeps.cu): candidate keys and the subpixel offset, exactly as
-// winner_takes_all.cpp decides.
+// (disparity_selection.cu, sgm_sweeps.cu): candidate keys, the subpixel offset and the cost limit,
+// exactly as winner_takes_all.cpp decides.
 namespace sv::cuda {
 
 // Keys order candidates by cost, then by k (the reference's tie rule): cost << 8 | k, below
@@ -34,6 +36,14 @@ __device__ __forceinline__ int subpixel_offset(int c0, int cm, int cp) {
   magnitude += numerator >= (magnitude + 1) * unit ? 1 : 0;
   magnitude += numerator >= 8 * unit ? 1 : 0;  // 7 so far can still be 8
   return n < 0 ? -magnitude : magnitude;
+}
+
+// WtaSettings::max_cost as the integer bound of an integer cost: best > max_cost exactly when
+// best > floor(max_cost); below 0 every cost is above it, NaN never compares greater.
+inline int cost_limit_of(double max_cost) {
+  if (std::isnan(max_cost) || max_cost >= static_cast<double>(INT_MAX)) return INT_MAX;
+  if (max_cost < 0.0) return -1;
+  return static_cast<int>(std::floor(max_cost));
 }
 
 }  // namespace sv::cuda

@@ -850,12 +850,6 @@ size_t exchange_values(const SweepPlan& p, int stride) {
 }
 size_t exchange_infos(const SweepPlan& p) { return static_cast<size_t>(2) * p.strips * 2 * p.down.halo; }
 
-int cost_limit_of(double max_cost) {
-  if (std::isnan(max_cost) || max_cost >= 2147483647.0) return INT_MAX;
-  if (max_cost < 0.0) return -1;
-  return static_cast<int>(std::floor(max_cost));
-}
-
 SweepArgs make_args(const SgmSweepFrame& f, const SweepPlan& plan) {
   const int stride = 32 * sgm_path_cells_per_lane(f.count);
   const size_t pixels = static_cast<size_t>(f.width) * f.height;
