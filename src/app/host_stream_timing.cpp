@@ -88,10 +88,15 @@ HostStreamTimes time_requests(StereoEngine& engine, const FrameRequest& request,
     engine.collect(result);
     if (check) check(result);
   };
+  // Warm-up frames stream as the timed ones do (two in flight), so that every buffer and pooled
+  // result block the stream needs exists before timing: warmed one frame at a time, the stream
+  // met its third result block in its timed frames (a page-locked allocation of 17 MB at
+  // 3840x2160, 0.3 ms a frame over 30 frames; tests/gpu/RESULTS.md, thirty-first run).
   for (int i = 0; i < warmup; ++i) {
     engine.submit(request);
-    collect();
+    if (engine.frames_in_flight() == 2) collect();
   }
+  while (engine.frames_in_flight() > 0) collect();
 
   HostStreamTimes times;
   // The per-frame figures are read after each collect(), outside the engine's work but inside
