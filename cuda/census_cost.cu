@@ -73,15 +73,18 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
 // r >= 4 read their pairs in the other order so that the eight lanes of a pixel cover all 32
 // banks (no bank conflict).
 //
-// Wide frames take tiles of 128 pixels: the staging (128 + count - 1 codes) and the barrier are
-// paid once for four groups a warp. Tiles of 32 pixels (a group a warp) spent about two thirds of
-// their instructions there (H200, 1920x1080 D128: 378 instructions a warp, 0.256 ms against 0.216
-// with 128-pixel tiles; 3840x2160 0.961 against 0.773). Frames under 1024 columns keep 32-pixel
-// tiles, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against 0.595 ms a frame;
-// tests/gpu/RESULTS.md, thirty-first run).
-constexpr int kWideTilePixels = 128;
+// Wide frames take wide tiles: the staging (tile + count - 1 codes) and the barrier are paid once
+// for several groups a warp. Tiles of 32 pixels (a group a warp) spent about two thirds of their
+// instructions there (H200, 1920x1080 D128: 378 instructions a warp, 0.256 ms against 0.216 with
+// 128-pixel tiles; 3840x2160 0.961 against 0.773, and 0.749 with 256-pixel tiles). Each width
+// takes the tile that measured best for it (tests/gpu/RESULTS.md, thirty-first run): under 1024
+// columns 32 pixels, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against 0.595
+// ms a frame with 128); from 2048 columns 256 (at 1920x1080 and 1280x720, 256 lost to 128).
 constexpr int kNarrowTilePixels = 32;
+constexpr int kWideTilePixels = 128;
+constexpr int kWidestTilePixels = 256;
 constexpr int kWideTileMinWidth = 1024;
+constexpr int kWidestTileMinWidth = 2048;
 constexpr int kTileThreads = 256;
 // Staged slots before span index 0: the last real word of a pixel may read codes down to -3
 // (padding candidates, masked afterwards).
@@ -417,7 +420,9 @@ void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
 
 template <int kHalves>
 void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
-  if (args.width >= kWideTileMinWidth) {
+  if (args.width >= kWidestTileMinWidth) {
+    launch_cost_tiles<kHalves, kWidestTilePixels>(args, height, stream);
+  } else if (args.width >= kWideTileMinWidth) {
     launch_cost_tiles<kHalves, kWideTilePixels>(args, height, stream);
   } else {
     launch_cost_tiles<kHalves, kNarrowTilePixels>(args, height, stream);

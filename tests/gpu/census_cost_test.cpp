@@ -155,12 +155,15 @@ INSTANTIATE_TEST_SUITE_P(
         // Whole tiles with no right pixel inside the image (and, at -700, no tile with one).
         StridedCase{641, 479, 600, 64, 64, k97, false}, StridedCase{641, 479, -700, 64, 64, k97, false},
         StridedCase{641, 479, 480, 256, 256, k1111, false},
-        // Wide frames (128-pixel tiles from 1024 columns): a last tile of 7 pixels, every window,
-        // both borders, missing pixels, counts that do not fill a chunk, no right pixel inside.
+        // Wide frames (128-pixel tiles from 1024 columns, 256 from 2048): a last tile of 7 or 5
+        // pixels, every window, both borders, missing pixels, counts that do not fill a chunk, no
+        // right pixel inside.
         StridedCase{1031, 41, 0, 128, 128, k97, false}, StridedCase{1031, 41, -9, 256, 256, k1111, false},
         StridedCase{1031, 41, 5, 37, 64, k55, false}, StridedCase{1031, 41, 130, 99, 128, k77, false},
         StridedCase{1031, 41, -3, 200, 256, k99, true}, StridedCase{1031, 41, 0, 128, 128, k97, true},
         StridedCase{1031, 41, 1000, 64, 64, k97, false},
+        StridedCase{2053, 23, 0, 128, 128, k97, false}, StridedCase{2053, 23, -2, 256, 256, k99, true},
+        StridedCase{2053, 23, 3, 64, 64, k55, false},
         // The full-HD case of the fast SGM.
         StridedCase{1920, 1080, 0, 128, 128, k97, false}));
 
