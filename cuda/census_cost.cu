@@ -59,11 +59,11 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
 // word; right pixels outside the image are staged as all-invalid codes, so the general formula
 // gives them kMaxMatchCost, and words wholly outside are stored as kMaxMatchCost directly.
 //
-// A tile is "interior" when its left codes and its whole span of right codes are complete: one
-// loop with no check at all (about 8 SASS instructions per cost for 9x7). Otherwise each word
-// checks whether its four right pixels lie in the tile's complete stretch [complete_lo,
-// complete_hi] (away from the image sides, where the census window is cut) and its left code is
-// complete, and takes the fast or the general formula accordingly.
+// A warp's group of four pixels is "interior" when their left codes and their whole span of
+// right codes are complete: one loop with no check at all (about 8 SASS instructions per cost
+// for 9x7). Otherwise each word checks whether its four right pixels lie in the tile's complete
+// stretch [complete_lo, complete_hi] (away from the image sides, where the census window is cut)
+// and its left code is complete, and takes the fast or the general formula accordingly.
 //
 // Thread mapping: warp w owns the groups of four pixels g = w, w + 8, ... of the tile, one after
 // the other; in group g, lane (q = lane / 8, r = lane % 8) computes candidates k = 32m + 4r .. +3
