@@ -86,7 +86,7 @@ void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, cons
   // The right view's keys are cleared beside the walks, off the frame's critical path.
   if (f.lr_check) clear_right_view_keys(right_view_keys_.data(), pixels, side_.fork(stream));
   sgm_path_costs(costs_.data(), f.guide, f.width, f.height, f.base, f.count, f.sgm, volumes_.data(),
-                 stream, PathScheduling{PathSchedule::kAuto, row_clocks_.data(), &side_});
+                 stream, PathScheduling{PathSchedule::kAuto, row_clocks_.data(), &side_, &block_order_});
   if (f.lr_check) side_.join(stream);
   events.end();
   events.begin(prefix + (f.lr_check ? "wta+lr" : "wta"));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda/device_buffer.h"
+#include "cuda/path_block_order.h"
 #include "cuda/side_stream.h"
 #include "cuda/stage_events.h"
 #include "src/core/census_transform.h"
@@ -89,6 +90,7 @@ class FastSgm {
   DeviceBuffer<unsigned> row_clocks_;  // sgm_path_costs' clocked schedule
   DeviceBuffer<uint8_t> sweep_scratch_;
   SideStream side_;
+  PathBlockOrder block_order_;  // the free schedule's launch order, one table per frame shape
   Form form_ = default_form();
 
   static Form default_form();

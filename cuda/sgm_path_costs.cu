@@ -21,10 +21,12 @@
 // Costs are read from the padded 8-bit census cost volume (census_cost_volume_strided). Computing
 // them on the fly from the census codes was measured 2.8x slower on the H100 (an 8-byte code per
 // candidate and step from L2 instead of one cost byte): see tests/gpu/RESULTS.md.
+#include <stdexcept>
 #include <string>
 
 #include "src/core/census_cost.h"
 #include "cuda/cuda_check.h"
+#include "cuda/path_block_order.h"
 #include "cuda/sgm_path_geometry.cuh"
 #include "cuda/sm_limits.cuh"
 #include "cuda/warp_min.cuh"
@@ -69,6 +71,7 @@ struct PathCostArgs {
   unsigned* down_clock;  // RowClock chunks of the downward and upward warps, or nullptr
   unsigned* up_clock;
   PathTasks tasks;
+  const uint32_t* block_order;  // the free schedule's blocks (path_block_order.h)
 };
 
 // The raw costs of one step, loaded ahead of use so their latency overlaps earlier steps.
@@ -353,44 +356,9 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
 }
 
 // The free schedule: one path per warp, the paths of every direction in one launch, in the
-// reference's path geometry.
-// The launch order of the path blocks, chosen so that directions reading the same cost rows at the
-// same time run side by side: both horizontal directions first (the longest walks), then the
-// three downward directions interleaved block by block (their paths from the first row reach row
-// n together, so a cost row fetched for one is still in L2 for the other two), then the three
-// upward ones likewise. Block b of the 1-D grid gets (direction, block of paths).
-struct PathBlock {
-  int direction;
-  int block;  // paths block * kWarpsPerBlock ...
-};
-
-__device__ __forceinline__ PathBlock path_block_of(int b, int width, int height, int paths) {
-  const int row_blocks = (height + kWarpsPerBlock - 1) / kWarpsPerBlock;            // horizontal
-  const int column_blocks = (width + kWarpsPerBlock - 1) / kWarpsPerBlock;          // vertical
-  const int diagonal_blocks = (width + height - 1 + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  if (b < 2 * row_blocks) return {b / row_blocks, b % row_blocks};
-  b -= 2 * row_blocks;
-  if (paths == 4) return {2 + b / column_blocks, b % column_blocks};
-  const int group = 3 * column_blocks + 2 * (diagonal_blocks - column_blocks);  // one vertical sense
-  const int down = b < group ? 1 : 0;
-  if (!down) b -= group;
-  const int vertical = down ? 2 : 3;
-  const int first_diagonal = down ? 4 : 6;  // 4, 5 go down; 6, 7 go up
-  if (b < 3 * column_blocks) {
-    const int which = b % 3;
-    return {which == 0 ? vertical : first_diagonal + which - 1, b / 3};
-  }
-  b -= 3 * column_blocks;
-  return {first_diagonal + b % 2, column_blocks + b / 2};
-}
-
-__host__ inline int path_block_count(int width, int height, int paths) {
-  const int row_blocks = (height + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const int column_blocks = (width + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const int diagonal_blocks = (width + height - 1 + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  if (paths == 4) return 2 * row_blocks + 2 * column_blocks;
-  return 2 * row_blocks + 2 * (3 * column_blocks + 2 * (diagonal_blocks - column_blocks));
-}
+// reference's path geometry; block b walks the paths of a.block_order[b] (path_block_order.h:
+// longest paths first, directions that share cost rows side by side).
+static_assert(kWarpsPerBlock == kFreePathsPerBlock, "a free block walks one path a warp");
 
 // 64 candidates without the adaptive P2 are held to a full SM of warps (32 registers on sm_80 and
 // sm_90), which that case (the least work per step) needs to hide the latency of its steps.
@@ -398,12 +366,14 @@ template <int kCells, bool kPadded, bool kAdaptive>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
                                   kCells == 2 && !kAdaptive ? kMaxThreadsPerSm / (kWarpsPerBlock * kWarpSize) : 1)
     sgm_free_paths_kernel(PathCostArgs a) {
-  const PathBlock order = path_block_of(static_cast<int>(blockIdx.x), a.width, a.height, a.paths);
-  const int path = order.block * kWarpsPerBlock + static_cast<int>(threadIdx.x) / kWarpSize;
-  const SgmDirection dir = sgm_direction(order.direction);  // direction i writes volume i
+  const uint32_t entry = __ldg(a.block_order + blockIdx.x);
+  const int direction = static_cast<int>(entry >> kPathBlockDirectionShift);
+  const int block = static_cast<int>(entry & ((1u << kPathBlockDirectionShift) - 1));
+  const int path = block * kWarpsPerBlock + static_cast<int>(threadIdx.x) / kWarpSize;
+  const SgmDirection dir = sgm_direction(direction);  // direction i writes volume i
   if (path >= sgm_path_count(dir, a.width, a.height)) return;  // whole warp
   const SgmPath geometry = sgm_path(dir, path, a.width, a.height);
-  const WalkStart starts[1] = {{order.direction, geometry.x0, geometry.y0}};
+  const WalkStart starts[1] = {{direction, geometry.x0, geometry.y0}};
   walk_paths<kCells, kPadded, kAdaptive, 1, kSingleWalkPrefetch, kSingleWalkSlots>(
       a, starts, geometry.length, threadIdx.x % kWarpSize);
 }
@@ -493,8 +463,12 @@ bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStr
 template <int kCells, bool kPadded, bool kAdaptive>
 void launch(const PathCostArgs& args, const PathScheduling& scheduling, cudaStream_t stream) {
   if (launch_clocked<kCells, kPadded, kAdaptive>(args, scheduling, stream)) return;
+  const PathBlockTable order =
+      scheduling.block_order->table(args.width, args.height, args.paths, stream);
+  PathCostArgs free_args = args;
+  free_args.block_order = order.entries;
   sgm_free_paths_kernel<kCells, kPadded, kAdaptive>
-      <<<path_block_count(args.width, args.height, args.paths), kWarpsPerBlock * kWarpSize, 0, stream>>>(args);
+      <<<order.blocks, kWarpsPerBlock * kWarpSize, 0, stream>>>(free_args);
   SV_CUDA_CHECK_LAUNCH();
 }
 
@@ -532,9 +506,12 @@ void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int h
     throw InputError("SGM: the adaptive P2 needs the guidance image.");
   }
   if (width <= 0 || height <= 0) return;
+  if (scheduling.block_order == nullptr) {
+    throw std::invalid_argument("sgm_path_costs: the free schedule needs a PathBlockOrder");
+  }
   const PathCostArgs args{costs, guide, width, height, count, base, settings.p1, settings.p2,
                           settings.adaptive_p2 ? settings.p2_edge_scale : 0, path_costs,
-                          settings.paths, nullptr, nullptr, {0, 0}};
+                          settings.paths, nullptr, nullptr, {0, 0}, nullptr};
   const int cells = sgm_path_cells_per_lane(count);
   if (cells == 2) return launch<2>(args, scheduling, stream);
   if (cells == 4) return launch<4>(args, scheduling, stream);

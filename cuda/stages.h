@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "cuda/path_block_order.h"
 #include "cuda/side_stream.h"
 #include "src/core/census_transform.h"
 #include "src/core/colorize.h"
@@ -83,15 +84,18 @@ bool sgm_path_costs_supported(int count, const SgmSettings& settings);
 // walks beside them on `side`; kAuto, kClocked where the frame is large enough to gain from it.
 // The clocked schedule needs `row_clocks` (sgm_path_costs_clock_words(height) words) and `side`.
 enum class PathSchedule { kAuto, kFree, kClocked };
+// Every schedule needs `block_order` (the free one's launch order, path_block_order.h), for the
+// frames where the clocked schedule does not apply.
 struct PathScheduling {
   PathSchedule schedule = PathSchedule::kFree;
   unsigned* row_clocks = nullptr;
   SideStream* side = nullptr;
+  PathBlockOrder* block_order = nullptr;
 };
 int sgm_path_costs_clock_words(int height);
 void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int height, int base,
                     int count, const SgmSettings& settings, uint8_t* path_costs,
-                    cudaStream_t stream, const PathScheduling& scheduling = {});
+                    cudaStream_t stream, const PathScheduling& scheduling);
 
 // sgm_sweeps.cu — the same SGM and fused selection without a volume per direction: the horizontal
 // walks into two byte volumes, a down sweep (vertical and downward diagonals, summed into a 16-bit

@@ -63,8 +63,9 @@ TEST_P(FastSgmEqualsCpu, PathSumsAndDisparitiesMatchTheReference) {
   GuardedDeviceArray<uint8_t> path_costs(pixels * padded * c.paths);
   GuardedDeviceArray<unsigned> clocks(cuda::sgm_path_costs_clock_words(h));
   cuda::SideStream side;
+  cuda::PathBlockOrder order;
   cuda::sgm_path_costs(volume.data(), d_left.data(), w, h, c.base, c.count, sgm, path_costs.data(),
-                       nullptr, cuda::PathScheduling{c.schedule, clocks.data(), &side});
+                       nullptr, cuda::PathScheduling{c.schedule, clocks.data(), &side, &order});
   GuardedDeviceArray<int16_t> disparity(pixels);
   GuardedDeviceArray<uint32_t> keys(pixels);
   // The bound on L_r lets the selection add volumes two at a time when P2 <= 63 (most cases).
