@@ -184,8 +184,12 @@ TEST(PooledSources, AStillPairIsCopiedIntoGivenBlocks) {
     EXPECT_TRUE(same_bits(b->leftf, a->leftf) && same_bits(b->rightf, a->rightf)) << depth;
     EXPECT_EQ(b->left16.empty(), depth != "16");
     EXPECT_EQ(b->leftf.empty(), depth != "f");
-    if (!b->left16.empty()) EXPECT_TRUE(b->left16.block() && b->right16.block());
-    if (!b->leftf.empty()) EXPECT_TRUE(b->leftf.block() && b->rightf.block());
+    if (!b->left16.empty()) {
+      EXPECT_TRUE(b->left16.block() && b->right16.block());
+    }
+    if (!b->leftf.empty()) {
+      EXPECT_TRUE(b->leftf.block() && b->rightf.block());
+    }
     // Sought back to the start, it delivers the pair again (into blocks again).
     EXPECT_FALSE(pooled.next());
     ASSERT_TRUE(pooled.seek(0));
