@@ -52,24 +52,34 @@ struct PathCostSum {
   size_t volume_size;  // bytes per direction
   int width;
 
-  // The candidates' keys (cost << 8 | key_low) and their costs as 16-bit pairs (cells 2i, 2i + 1).
-  __device__ __forceinline__ void load(int x, int y, int lane, const uint32_t (&key_low)[kCells],
-                                       uint32_t (&key)[kCells], uint32_t (&pairs)[kCells / 2]) const {
-    constexpr int kWords = (kCells + 3) / 4;
+  static constexpr int kWords = (kCells + 3) / 4;
+  struct Raw {
     uint32_t w[kDirections][kWords];
+  };
+
+  // Pixel x's cost bytes of every direction, as loaded.
+  __device__ __forceinline__ Raw fetch(int x, int y, int lane) const {
+    Raw raw;
     const uint8_t* p = volumes + (static_cast<size_t>(y) * width + x) * (kWarpSize * kCells) + lane * kCells;
 #pragma unroll
     for (int r = 0; r < kDirections; ++r, p += volume_size) {
       if constexpr (kCells == 2) {
-        w[r][0] = __ldg(reinterpret_cast<const uint16_t*>(p));
+        raw.w[r][0] = __ldg(reinterpret_cast<const uint16_t*>(p));
       } else if constexpr (kCells == 4) {
-        w[r][0] = __ldg(reinterpret_cast<const uint32_t*>(p));
+        raw.w[r][0] = __ldg(reinterpret_cast<const uint32_t*>(p));
       } else {
         const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
-        w[r][0] = v.x;
-        w[r][1] = v.y;
+        raw.w[r][0] = v.x;
+        raw.w[r][1] = v.y;
       }
     }
+    return raw;
+  }
+
+  // The candidates' keys (cost << 8 | key_low) and their costs as 16-bit pairs (cells 2i, 2i + 1).
+  __device__ __forceinline__ void decode(const Raw& raw, const uint32_t (&key_low)[kCells],
+                                         uint32_t (&key)[kCells], uint32_t (&pairs)[kCells / 2]) const {
+    const auto& w = raw.w;
     uint32_t even[kWords] = {}, odd[kWords] = {};  // two 16-bit sums a word: cells 0/2, 1/3
     constexpr int kStep = kBytePairs ? 2 : 1;
 #pragma unroll
@@ -98,22 +108,33 @@ struct Cost16Volume {
   const uint16_t* volume;
   int width;
 
-  __device__ __forceinline__ void load(int x, int y, int lane, const uint32_t (&key_low)[kCells],
-                                       uint32_t (&key)[kCells], uint32_t (&pairs)[kCells / 2]) const {
+  struct Raw {
+    uint32_t pairs[kCells / 2];
+  };
+
+  __device__ __forceinline__ Raw fetch(int x, int y, int lane) const {
+    Raw raw;
     const uint16_t* p = volume + (static_cast<size_t>(y) * width + x) * (kWarpSize * kCells) + lane * kCells;
     if constexpr (kCells == 2) {
-      pairs[0] = __ldg(reinterpret_cast<const uint32_t*>(p));
+      raw.pairs[0] = __ldg(reinterpret_cast<const uint32_t*>(p));
     } else if constexpr (kCells == 4) {
       const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
-      pairs[0] = v.x;
-      pairs[1] = v.y;
+      raw.pairs[0] = v.x;
+      raw.pairs[1] = v.y;
     } else {
       const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
-      pairs[0] = v.x;
-      pairs[1] = v.y;
-      pairs[2] = v.z;
-      pairs[3] = v.w;
+      raw.pairs[0] = v.x;
+      raw.pairs[1] = v.y;
+      raw.pairs[2] = v.z;
+      raw.pairs[3] = v.w;
     }
+    return raw;
+  }
+
+  __device__ __forceinline__ void decode(const Raw& raw, const uint32_t (&key_low)[kCells],
+                                         uint32_t (&key)[kCells], uint32_t (&pairs)[kCells / 2]) const {
+#pragma unroll
+    for (int i = 0; i < kCells / 2; ++i) pairs[i] = raw.pairs[i];
 #pragma unroll
     for (int c = 0; c < kCells; ++c) key[c] = make_key(pairs[c / 2], c % 2 == 1, key_low[c]);
   }
@@ -177,9 +198,17 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
   }
   const int first_k = lane * kCells;
 
+  // Each warp loads its next pixel's costs while it decides this one. On the H200 (tests/gpu/
+  // RESULTS.md, thirty-second run) the pass over 8 path volumes went 0.542 -> 0.521 ms at
+  // 1920x1080 D128 and 2.126 -> 2.044 at 3840x2160; over 4 it lost 2-3 % (0.415 -> 0.426 ms at
+  // 1080p; 3 to 4 more registers, 7 blocks an SM instead of 8). Next: the prefetch for 8 only.
+  typename Costs::Raw next{};
+  if (x0 + warp < x1) next = costs.fetch(x0 + warp, y, lane);
   for (int x = x0 + warp; x < x1; x += kWarps) {
+    const typename Costs::Raw raw = next;
+    if (x + kWarps < x1) next = costs.fetch(x + kWarps, y, lane);
     uint32_t key[kCells], pairs[kCells / 2];
-    costs.load(x, y, lane, key_low, key, pairs);
+    costs.decode(raw, key_low, key, pairs);
     uint32_t lane_best = key[0];
 #pragma unroll
     for (int c = 1; c < kCells; ++c) lane_best = min(lane_best, key[c]);
