@@ -53,6 +53,9 @@ struct PathCostSum {
   int width;
 
   static constexpr int kWords = (kCells + 3) / 4;
+  // The next pixel's cells loaded while this one is decided: with 8 directions, or 64 candidates
+  // (few registers a pixel either way; measured below).
+  static constexpr bool kLoadAhead = kDirections == 8 || kCells == 2;
   struct Raw {
     uint32_t w[kDirections][kWords];
   };
@@ -108,6 +111,7 @@ struct Cost16Volume {
   const uint16_t* volume;
   int width;
 
+  static constexpr bool kLoadAhead = false;  // not measured with the load ahead
   struct Raw {
     uint32_t pairs[kCells / 2];
   };
@@ -201,12 +205,20 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
   // Each warp loads its next pixel's costs while it decides this one. On the H200 (tests/gpu/
   // RESULTS.md, thirty-second run) the pass over 8 path volumes went 0.542 -> 0.521 ms at
   // 1920x1080 D128 and 2.126 -> 2.044 at 3840x2160; over 4 it lost 2-3 % (0.415 -> 0.426 ms at
-  // 1080p; 3 to 4 more registers, 7 blocks an SM instead of 8). Next: the prefetch for 8 only.
+  // 1080p; 3 to 4 more registers, 7 blocks an SM instead of 8). Loading ahead only over 8 volumes
+  // or 64 candidates (session twelve, same call, two rounds), 4 paths: 1920x1080 D128 1.377 ->
+  // 1.365-1.368 ms a frame, 3840x2160 D128 5.21 -> 5.16; with 64 candidates the load ahead still
+  // pays (1920x1080 1.023 ms with it, 1.030 without; 3840x2160 3.763, 3.786); 8 paths unchanged.
   typename Costs::Raw next{};
-  if (x0 + warp < x1) next = costs.fetch(x0 + warp, y, lane);
+  if (Costs::kLoadAhead && x0 + warp < x1) next = costs.fetch(x0 + warp, y, lane);
   for (int x = x0 + warp; x < x1; x += kWarps) {
-    const typename Costs::Raw raw = next;
-    if (x + kWarps < x1) next = costs.fetch(x + kWarps, y, lane);
+    typename Costs::Raw raw;
+    if constexpr (Costs::kLoadAhead) {
+      raw = next;
+      if (x + kWarps < x1) next = costs.fetch(x + kWarps, y, lane);
+    } else {
+      raw = costs.fetch(x, y, lane);
+    }
     uint32_t key[kCells], pairs[kCells / 2];
     costs.decode(raw, key_low, key, pairs);
     uint32_t lane_best = key[0];
