@@ -137,6 +137,12 @@ INSTANTIATE_TEST_SUITE_P(
         FastCase{641, 479, 2, 128, 8, CensusWindow::W11x11, true, 191, 10, true, true},
         FastCase{641, 479, 0, 256, 8, k97, false, 40, 10, true, true},
         FastCase{641, 479, 1, 200, 4, k97, false, 40, 10, true, false},
+        // Even widths, clocked and adaptive too (the cases above are all odd but 1920).
+        FastCase{34, 17, 0, 16, 8, k97, false, 40, 10, true, true},
+        FastCase{18, 45, 0, 16, 8, k97, true, 40, 10, true, true},
+        FastCase{642, 479, 0, 128, 8, k97, false, 40, 10, true, true},
+        FastCase{642, 479, -4, 64, 8, CensusWindow::W5x5, false, 40, 0, true, false},
+        FastCase{640, 479, 2, 100, 8, CensusWindow::W9x9, true, 60, 10, true, true},
         FastCase{1920, 1080, 0, 128, 8, k97, false, 40, 10, true, true, cuda::PathSchedule::kAuto}));
 
 // A 16-bit cost volume in the fused selection's layout: candidates padded to `padded` a pixel,
