@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cuda/census_cost_tensor.cuh"
 #include "cuda/cuda_check.h"
 #include "cuda/stages.h"
 #include "src/core/census_cost.h"
@@ -80,6 +81,12 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
 // takes the tile that measured best for it (tests/gpu/RESULTS.md, thirty-first run): under 1024
 // columns 32 pixels, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against 0.595
 // ms a frame with 128); from 2048 columns 256 (at 1920x1080 and 1280x720, 256 lost to 128).
+//
+// The widest tiles (sm_80 and later) compute their complete codes on the tensor cores instead
+// (census_cost_tensor.cuh, chunk_costs below): no population count at all, in chunks of 16 pixels
+// by up to 128 candidates; a chunk with an incomplete code or a right pixel outside the complete
+// stretch takes the scalar formulas word by word. Narrower frames measured slower that way
+// (launch_cost_tiles).
 constexpr int kNarrowTilePixels = 32;
 constexpr int kWideTilePixels = 128;
 constexpr int kWidestTilePixels = 256;
@@ -90,6 +97,10 @@ constexpr int kTileThreads = 256;
 // (padding candidates, masked afterwards).
 constexpr int kLead = 4;
 constexpr uint32_t kMaxCostWord = 0x01010101u * kMaxMatchCost;
+// The left codes' completeness flags of a tile (a byte a pixel), rounded up to keep the warps'
+// stages after them 16-byte aligned.
+template <int kTilePixels>
+constexpr int kTensorLeftFlagBytes = (kTilePixels + 15) / 16 * 16;
 
 // Slots per staged array: span codes, kLead before, one more for the shifted copy; even so
 // every array starts 16-byte aligned.
@@ -108,6 +119,17 @@ struct CompleteCostScale {
   uint32_t magic;     // ceil(2^32 / wb)
   float scale;        // 64 / wb + 1 / (4 wb^2), rounded to float
   float offset;       // 2^23 + 1/2 - 2^23 * scale, exact in float
+};
+
+// The cost of a complete code pair from its Hamming distance, summed on top of `start` (for more
+// than one half) as complete_costs4 and the tensor-core chunks both sum it; the cost is the low byte.
+template <int kHalves>
+struct CompleteCost {
+  CompleteCostScale scale;
+  __device__ __forceinline__ uint32_t operator()(uint32_t sum) const {
+    if (kHalves == 1) return __umulhi(sum * kMaxMatchCost + scale.rounding, scale.magic);
+    return __float_as_uint(__fmaf_rz(__uint_as_float(sum), scale.scale, scale.offset));
+  }
 };
 
 // Costs of candidates k .. k + 3 whose codes are all complete. `first` / `second` point at the
@@ -136,13 +158,7 @@ __device__ __forceinline__ uint32_t complete_costs4(const ulonglong2* const (&fi
   }
   uint32_t cost[4];  // the cost in the low byte
 #pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    if (kHalves == 1) {
-      cost[c] = __umulhi(sum[c] * kMaxMatchCost + scale.rounding, scale.magic);
-    } else {
-      cost[c] = __float_as_uint(__fmaf_rz(__uint_as_float(sum[c]), scale.scale, scale.offset));
-    }
-  }
+  for (int c = 0; c < 4; ++c) cost[c] = CompleteCost<kHalves>{scale}(sum[c]);
   const uint32_t first_two = __byte_perm(cost[0], cost[1], 0x0040);
   const uint32_t second_two = __byte_perm(cost[2], cost[3], 0x0040);
   return __byte_perm(first_two, second_two, order);
@@ -286,8 +302,140 @@ __device__ __forceinline__ void compute_group_costs(
   }
 }
 
-template <int kHalves, int kTilePixels>
-__global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const TileArgs args) {
+// The costs of candidates k .. k + 3 of complete codes, one at a time from the staged codes (the
+// chunks' border words; slot of candidate k + j: kLead + s + 3 - j, as for general_costs4).
+template <int kHalves>
+__device__ __forceinline__ uint32_t complete_costs_scalar4(const uint64_t* bits_even, int slots, int s,
+                                                           const uint64_t (&left_bits)[(kHalves + 1) / 2],
+                                                           const CompleteCostScale& scale) {
+  uint32_t word = 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    uint32_t sum = kHalves == 1 ? 0u : scale.start;
+#pragma unroll
+    for (int w = 0; w < (kHalves + 1) / 2; ++w) sum += __popcll(left_bits[w] ^ bits_even[w * slots + kLead + s + 3 - j]);
+    word |= (CompleteCost<kHalves>{scale}(sum) & 0xFFu) << (8 * j);
+  }
+  return word;
+}
+
+// One chunk on sm_80+: the 16 pixels from x (x0 the tile's first) against kCandidates candidates
+// from k0, on the tensor cores (census_cost_tensor.cuh) where the 16 left codes and every right
+// code of a real candidate are complete; otherwise word by word, by the complete-code formula
+// where its codes are complete and by the general one elsewhere. Padding candidates get
+// kMaxMatchCost. The warp stores whole rows at a time: in pass q, lane l stores 16 bytes, piece
+// l % P of row l / P + q * 32 / P (P = kCandidates / 16 pieces a row), so every store fills whole
+// 32-byte sectors.
+template <int kHalves, int kTilePixels, int kCandidates>
+__device__ __forceinline__ void chunk_costs(const TileArgs& args, const uint64_t* tile_words, int slots,
+                                            const uint64_t* left_words, const uint8_t* left_flags,
+                                            uint8_t* stage, int x0, int x, int k0, int y, int first_xr,
+                                            int complete_lo, int complete_hi, int lane) {
+  constexpr int kWords = (kHalves + 1) / 2;
+  constexpr int kPieces = kCandidates / 16;          // 16-byte pieces of a row
+  constexpr int kRowsAPass = 32 / kPieces;
+  constexpr int kPasses = kTensorChunkRows / kRowsAPass;
+  const int width = args.width, count = args.count;
+  const int c = 16 * (lane % kPieces);  // this lane's piece: candidates k0 + c .. + 15
+  const size_t stride = 4 * static_cast<size_t>(args.words_per_pixel);
+  uint8_t* const row0 = args.costs + (static_cast<size_t>(y) * width + x) * stride + k0 + c;
+  const auto row_of = [&](int q) { return lane / kPieces + kRowsAPass * q; };
+  const auto pad = [](uint32_t word, int real_in_word) {
+    return real_in_word <= 0 ? kMaxCostWord : mask_padding(word, real_in_word);
+  };
+  const int real = count - (k0 + c);  // real candidates from this lane's first
+  if (k0 >= count) {
+#pragma unroll
+    for (int q = 0; q < kPasses; ++q) {
+      const int i = row_of(q);
+      if (x + i < width) {
+        *reinterpret_cast<uint4*>(row0 + i * stride) = make_uint4(kMaxCostWord, kMaxCostWord, kMaxCostWord, kMaxCostWord);
+      }
+    }
+    return;
+  }
+  // The tensor-core fragments: word t of the staged left codes of pixels x + g and x + g + 8.
+  const int g = lane / 4, t = lane % 4;
+  // (Selected, not indexed: a run-time index into the kernel's argument copies it to local memory.)
+  const uint32_t window = code_word_half(t / 2 == 0 ? args.complete[0] : args.complete[1], t % 2);
+  const uint32_t staged = t / 2 < kWords ? ~0u : 0u;
+  uint32_t left[2];
+  bool complete = true;
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const int p = x - x0 + g + 8 * r;
+    left[r] = code_word_half(left_words[(t / 2 < kWords ? t / 2 : 0) * kTilePixels + p], t % 2) & staged;
+    complete &= left_flags[p] != 0;
+  }
+  const int top = x + kTensorChunkRows - 1 - args.base - k0;  // row 15, candidate k0
+  const int lowest = x - args.base - min(k0 + kCandidates - 1, count - 1);  // row 0, the last real one
+  if (__all_sync(0xffffffffu, complete) && lowest >= complete_lo && top <= complete_hi) {
+    tensor_chunk_costs<kWords, kCandidates>(reinterpret_cast<const uint32_t*>(tile_words), slots,
+                                            kLead + top - first_xr, left, window,
+                                            kHalves == 1 ? 0u : args.scale.start,
+                                            CompleteCost<kHalves>{args.scale}, stage, lane);
+#pragma unroll
+    for (int q = 0; q < kPasses; ++q) {
+      const int i = row_of(q);  // complete rows are all inside the image
+      const uint4 run = tensor_stage_run<kCandidates>(stage, i, c);
+      *reinterpret_cast<uint4*>(row0 + i * stride) =
+          make_uint4(pad(run.x, real), pad(run.y, real - 4), pad(run.z, real - 8), pad(run.w, real - 12));
+    }
+    __syncwarp();  // the stage is free for the next chunk
+    return;
+  }
+  const uint64_t* bits_even[kWords];
+  const uint64_t* valid_words[kWords];
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) {
+    bits_even[w] = tile_words + w * slots;
+    valid_words[w] = tile_words + (2 * kWords + w) * slots;
+  }
+#pragma unroll 1
+  for (int q = 0; q < kPasses; ++q) {
+    const int i = row_of(q);
+    if (x + i >= width) continue;
+    uint64_t left_bits[kWords], left_valid[kWords];
+    const CensusCode& code = args.left[static_cast<size_t>(y) * width + x + i];
+#pragma unroll
+    for (int w = 0; w < kWords; ++w) {
+      left_bits[w] = code.bits[w];
+      left_valid[w] = code.valid[w];
+    }
+    const bool left_is_complete = left_flags[x - x0 + i] != 0;
+    uint32_t words[4];
+#pragma unroll
+    for (int v = 0; v < 4; ++v) {
+      const int k = k0 + c + 4 * v;
+      const int top_k = x + i - args.base - k;  // right pixel of candidate k; k + 3 matches top_k - 3
+      const int s = x + i - x0 + count - 4 - k;
+      uint32_t word;
+      if (k >= count || top_k < 0 || top_k - 3 >= width) {
+        word = kMaxCostWord;
+      } else if (left_is_complete && top_k - 3 >= complete_lo && top_k <= complete_hi) {
+        word = pad(complete_costs_scalar4<kHalves>(tile_words, slots, s, left_bits, args.scale), count - k);
+      } else {
+        word = general_costs4<kWords>(bits_even, valid_words, s, k, count, left_bits, left_valid,
+                                      args.window_bits, args.scale.magic);
+      }
+      words[v] = word;
+    }
+    *reinterpret_cast<uint4*>(row0 + i * stride) = make_uint4(words[0], words[1], words[2], words[3]);
+  }
+}
+
+// Whether the device code being compiled has the binary MMA with AND (sm_80 and later).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr bool kBinaryMma = false;
+#else
+constexpr bool kBinaryMma = true;
+#endif
+
+// One tile: kCandidates > 0 computes chunks of that many candidates on the tensor cores where
+// the GPU has them; 0 takes the scalar popcount path.
+template <int kHalves, int kTilePixels, int kCandidates>
+__device__ __forceinline__ void cost_tile(const TileArgs& args) {
+  constexpr bool kTensor = kCandidates > 0 && kBinaryMma;
   constexpr int kWords = (kHalves + 1) / 2;
   // Per code word w: bits at slot kLead + i ("even": pairs starting at an even i are 16-byte
   // aligned), the same bits one slot later ("odd": pairs starting at an odd i aligned), valid.
@@ -329,42 +477,95 @@ __global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const Ti
     }
   }
 
+  // The tensor cores' tile also stages its left codes (their bits, and whether each is complete),
+  // loaded by the whole block at once rather than by each chunk's warp before its MMAs.
+  uint64_t* left_words = tile_words + 3 * kWords * slots;
+  uint8_t* left_flags = reinterpret_cast<uint8_t*>(left_words + kWords * kTilePixels);
+  for (int p = threadIdx.x; kTensor && p < kTilePixels; p += kTileThreads) {
+    const int x = x0 + p;
+    bool complete = false;
+    uint64_t bits[kWords] = {};
+    if (x < width) {
+      const CensusCode& l = args.left[static_cast<size_t>(y) * width + x];
+      complete = true;
+#pragma unroll
+      for (int w = 0; w < kWords; ++w) {
+        bits[w] = l.bits[w];
+        complete &= l.valid[w] == args.complete[w];
+      }
+    }
+#pragma unroll
+    for (int w = 0; w < kWords; ++w) left_words[w * kTilePixels + p] = bits[w];
+    left_flags[p] = complete;
+  }
+
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int q = lane / 8, r = lane % 8;
   // The barrier publishes the staging and makes the right span's check tile-wide.
   const bool tile_right_complete = __syncthreads_and(right_complete);
   // Right pixels of one word for which the fast path holds: inside [complete_lo, complete_hi].
   const int complete_lo = tile_right_complete ? max(first_xr, zone_lo) : 1;
   const int complete_hi = tile_right_complete ? min(last_xr, zone_hi) : 0;
-  const uint32_t order = ((r >> 2) & 1) ? 0x4501u : 0x0145u;
-  const int chunks = args.words_per_pixel / 8;
 
+  if constexpr (kTensor) {
+    // Chunks of 16 pixels and kCandidates candidates, spread over the warps; each warp has its own
+    // stage after the staged codes.
+    uint8_t* stage = reinterpret_cast<uint8_t*>(left_words + kWords * kTilePixels) +
+                     kTensorLeftFlagBytes<kTilePixels> + warp * TensorChunkShape<kCandidates>::kStageBytes;
+    const int tensor_chunks = args.words_per_pixel * 4 / kCandidates;
+    const int items = kTilePixels / kTensorChunkRows * tensor_chunks;
 #pragma unroll 1
-  for (int group = warp; group < kTilePixels / 4; group += kTileThreads / 32) {
-    const int p = 4 * group + q;
-    const int x = x0 + p;
-    if (x0 + 4 * group >= width) break;  // whole warp: the tile's last groups past the side
-    uint64_t left_bits[kWords] = {}, left_valid[kWords] = {};
-    bool left_complete = false;
-    if (x < width) {
-      const CensusCode& l = args.left[static_cast<size_t>(y) * width + x];
-      left_complete = true;
-#pragma unroll
-      for (int w = 0; w < kWords; ++w) {
-        left_bits[w] = l.bits[w];
-        left_valid[w] = l.valid[w];
-        left_complete &= left_valid[w] == args.complete[w];
-      }
+    for (int item = warp; item < items; item += kTileThreads / 32) {
+      const int group = item / tensor_chunks, m = item - group * tensor_chunks;
+      const int x = x0 + kTensorChunkRows * group;
+      if (x >= width) continue;  // whole warp: past the side
+      chunk_costs<kHalves, kTilePixels, kCandidates>(args, tile_words, slots, left_words, left_flags, stage,
+                                                     x0, x, kCandidates * m, y, first_xr, complete_lo,
+                                                     complete_hi, lane);
     }
-    // The group's own span of right pixels: x - base - (count - 1) .. x - base for its 4 pixels.
-    const int group_first_xr = x0 + 4 * group - args.base - (count - 1);
-    const int group_last_xr = x0 + 4 * group + 3 - args.base;
-    const bool interior = tile_right_complete && __all_sync(0xffffffffu, left_complete || x >= width) &&
-                          group_first_xr >= zone_lo && group_last_xr <= zone_hi;
-    if (x >= width) continue;
-    compute_group_costs<kHalves>(args, tile_words, slots, p, r, y, x, count, chunks, interior,
-                                 left_complete, left_bits, left_valid, complete_lo, complete_hi, order);
+  } else {
+    const int chunks = args.words_per_pixel / 8;
+    const int q = lane / 8, r = lane % 8;
+    const uint32_t order = ((r >> 2) & 1) ? 0x4501u : 0x0145u;
+#pragma unroll 1
+    for (int group = warp; group < kTilePixels / 4; group += kTileThreads / 32) {
+      const int p = 4 * group + q;
+      const int x = x0 + p;
+      if (x0 + 4 * group >= width) break;  // whole warp: the tile's last groups past the side
+      uint64_t left_bits[kWords] = {}, left_valid[kWords] = {};
+      bool left_complete = false;
+      if (x < width) {
+        const CensusCode& l = args.left[static_cast<size_t>(y) * width + x];
+        left_complete = true;
+#pragma unroll
+        for (int w = 0; w < kWords; ++w) {
+          left_bits[w] = l.bits[w];
+          left_valid[w] = l.valid[w];
+          left_complete &= left_valid[w] == args.complete[w];
+        }
+      }
+      // The group's own span of right pixels: x - base - (count - 1) .. x - base for its 4 pixels.
+      const int group_first_xr = x0 + 4 * group - args.base - (count - 1);
+      const int group_last_xr = x0 + 4 * group + 3 - args.base;
+      const bool interior = tile_right_complete && __all_sync(0xffffffffu, left_complete || x >= width) &&
+                            group_first_xr >= zone_lo && group_last_xr <= zone_hi;
+      if (x >= width) continue;
+      compute_group_costs<kHalves>(args, tile_words, slots, p, r, y, x, count, chunks, interior,
+                                   left_complete, left_bits, left_valid, complete_lo, complete_hi, order);
+    }
   }
+}
+
+template <int kHalves, int kTilePixels>
+__global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const TileArgs args) {
+  cost_tile<kHalves, kTilePixels, 0>(args);
+}
+
+// Held to 48 registers, 5 blocks an SM (H200: faster than 64 registers and than no bound, despite
+// 16-32 bytes of spills in the 128-candidate chunks; tests/gpu/RESULTS.md, thirty-fourth run).
+template <int kHalves, int kTilePixels, int kCandidates>
+__global__ void __launch_bounds__(kTileThreads, kBinaryMma ? 5 : 1)
+    census_cost_tensor_tile_kernel(const TileArgs args) {
+  cost_tile<kHalves, kTilePixels, kCandidates>(args);
 }
 
 // Half-width of the census window with `window_bits` comparison bits: codes closer to a side
@@ -404,18 +605,56 @@ CompleteCostScale census_cost_scale(int window_bits) {
   return s;
 }
 
-template <int kHalves, int kTilePixels>
+template <int kHalves, int kTilePixels, int kCandidates>
 void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
   constexpr int kWords = (kHalves + 1) / 2;
-  const size_t shared = sizeof(uint64_t) * 3 * kWords * staged_slots(kTilePixels, args.count);
+  const auto kernel = [] {
+    if constexpr (kCandidates > 0) return census_cost_tensor_tile_kernel<kHalves, kTilePixels, kCandidates>;
+    else return census_cost_tile_kernel<kHalves, kTilePixels>;
+  }();
+  // The staged codes, then for the tensor cores the left codes, their flags and the warps' stages.
+  size_t shared = sizeof(uint64_t) * 3 * kWords * staged_slots(kTilePixels, args.count);
+  if constexpr (kCandidates > 0) {
+    shared += sizeof(uint64_t) * kWords * kTilePixels + kTensorLeftFlagBytes<kTilePixels> +
+              kTileThreads / 32 * TensorChunkShape<kCandidates>::kStageBytes;
+  }
   if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(census_cost_tile_kernel<kHalves, kTilePixels>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+    SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));
   }
   const dim3 grid((args.width + kTilePixels - 1) / kTilePixels, height);
-  census_cost_tile_kernel<kHalves, kTilePixels><<<grid, kTileThreads, shared, stream>>>(args);
+  kernel<<<grid, kTileThreads, shared, stream>>>(args);
   SV_CUDA_CHECK_LAUNCH();
+}
+
+// The widest tiles (frames from 2048 columns) compute on the tensor cores, in the widest chunk
+// the stride holds (a chunk of 128 candidates computes 144 columns for its 143, one of 32 48 for
+// 47); narrower frames keep the scalar path. Measured on the H200 (tests/gpu/RESULTS.md,
+// thirty-fourth run), cost stage: 3840x2160 D64 / D128 / D256 0.416 / 0.665 / 1.198 ms against
+// 0.554 / 0.751 / 1.240, but 1920x1080 D128 equal and D256 12 % slower, 640x480 up to 40 %
+// slower: there the chunks' left sides (candidates reaching past the image) fall back to the
+// scalar formula for a larger share of the row, and narrow tiles leave warps without a chunk.
+bool device_has_binary_mma() {
+  int device = 0, major = 0;
+  SV_CUDA_CHECK(cudaGetDevice(&device));
+  SV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major >= 8;
+}
+
+template <int kHalves, int kTilePixels>
+void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
+  const int stride = 4 * args.words_per_pixel;
+  if constexpr (kTilePixels != kWidestTilePixels) {
+    launch_cost_tiles<kHalves, kTilePixels, 0>(args, height, stream);
+  } else if (!device_has_binary_mma()) {
+    launch_cost_tiles<kHalves, kTilePixels, 0>(args, height, stream);
+  } else if (stride % 128 == 0) {
+    launch_cost_tiles<kHalves, kTilePixels, 128>(args, height, stream);
+  } else if (stride % 64 == 0) {
+    launch_cost_tiles<kHalves, kTilePixels, 64>(args, height, stream);
+  } else {
+    launch_cost_tiles<kHalves, kTilePixels, 32>(args, height, stream);
+  }
 }
 
 template <int kHalves>

@@ -214,37 +214,47 @@ void scatter_incomplete(CensusImage& codes, uint32_t seed, int in_256) {
 // Every code complete, so (away from the window's border columns) every tile is interior: with
 // left codes of all bits or none and right codes on a ramp, the candidates reach every Hamming
 // distance 0..bits through the complete-code fast path (the multiply-high for 5x5, the rounding
-// FFMA for the others).
+// FFMA for the others). 2100 columns take the widest tiles, computed on the tensor cores where the
+// GPU has them, in chunks of 32, 64 and 128 candidates (strides 32 and 96, 64, 128).
 TEST(CensusCostStridedCodes, EveryHammingDistanceOfEveryWindow) {
   SV_REQUIRE_CUDA_DEVICE();
   for (const CensusWindow window : {k55, k77, k97, k99, k1111}) {
     const int bits = window_bits(window);
     // Wide enough for several interior tiles at the largest range.
-    const CensusImage right = complete_codes(2 * (bits + 1) + 200, 3, bits, true, 0);
-    for (const uint32_t seed : {5u, 6u}) {
-      const CensusImage left = complete_codes(right.width(), right.height(), bits, false, seed);
-      for (const int count : {bits + 1, 128}) {
-        const int stride = (count + 31) / 32 * 32;
-        const std::string what = std::string(census_window_name(window)) + " count " + std::to_string(count);
-        EXPECT_EQ(strided_mismatches(left, right, window, 0, count, stride, what), 0) << what;
+    for (const int width : {2 * (bits + 1) + 200, 2100}) {
+      const CensusImage right = complete_codes(width, 3, bits, true, 0);
+      for (const uint32_t seed : {5u, 6u}) {
+        const CensusImage left = complete_codes(right.width(), right.height(), bits, false, seed);
+        for (const int count : {bits + 1, 128}) {
+          const int stride = (count + 31) / 32 * 32;
+          const std::string what = std::string(census_window_name(window)) + " width " +
+                                   std::to_string(width) + " count " + std::to_string(count);
+          EXPECT_EQ(strided_mismatches(left, right, window, 0, count, stride, what), 0) << what;
+        }
       }
     }
   }
 }
 
 // Incomplete codes scattered through the rows: many left pixels (a warp mixes the fast and the
-// general formula) and a few right pixels (some tiles are wholly complete, others not).
+// general formula; a tensor-core chunk with one falls back) and a few right pixels (some tiles are
+// wholly complete, others not), in scalar tiles (300 columns) and tensor-core ones (2100).
 TEST(CensusCostStridedCodes, MixedCompleteAndIncompleteCodes) {
   SV_REQUIRE_CUDA_DEVICE();
   for (const CensusWindow window : {k55, k97, k99, k1111}) {
     const int bits = window_bits(window);
-    CensusImage left = complete_codes(300, 4, bits, false, 21);
-    CensusImage right = complete_codes(300, 4, bits, false, 22);
-    scatter_incomplete(left, 23, 20);
-    scatter_incomplete(right, 24, 1);
-    for (const int base : {-9, 0, 13}) {
-      const std::string what = std::string(census_window_name(window)) + " base " + std::to_string(base);
-      EXPECT_EQ(strided_mismatches(left, right, window, base, 70, 96, what), 0) << what;
+    for (const int width : {300, 2100}) {
+      CensusImage left = complete_codes(width, 4, bits, false, 21);
+      CensusImage right = complete_codes(width, 4, bits, false, 22);
+      scatter_incomplete(left, 23, 20);
+      scatter_incomplete(right, 24, 1);
+      for (const int base : {-9, 0, 13}) {
+        for (const int stride : {96, 128}) {
+          const std::string what = std::string(census_window_name(window)) + " width " + std::to_string(width) +
+                                   " base " + std::to_string(base) + " stride " + std::to_string(stride);
+          EXPECT_EQ(strided_mismatches(left, right, window, base, 70, stride, what), 0) << what;
+        }
+      }
     }
   }
 }
