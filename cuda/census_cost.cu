@@ -6,6 +6,7 @@
 
 #include "cuda/census_cost_tensor.cuh"
 #include "cuda/cuda_check.h"
+#include "cuda/current_device.h"
 #include "cuda/stages.h"
 #include "src/core/census_cost.h"
 #include "src/core/error.h"
@@ -82,11 +83,11 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
 // columns 32 pixels, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against 0.595
 // ms a frame with 128); from 2048 columns 256 (at 1920x1080 and 1280x720, 256 lost to 128).
 //
-// The widest tiles (sm_80 and later) compute their complete codes on the tensor cores instead
-// (census_cost_tensor.cuh, chunk_costs below): no population count at all, in chunks of 16 pixels
-// by up to 128 candidates; a chunk with an incomplete code or a right pixel outside the complete
-// stretch takes the scalar formulas word by word. Narrower frames measured slower that way
-// (launch_cost_tiles).
+// The widest tiles, and the wide ones with up to 64 candidates (sm_80 and later), compute their
+// complete codes on the tensor cores instead (census_cost_tensor.cuh, chunk_costs below): no
+// population count at all, in chunks of 16 pixels by up to 128 candidates; a chunk with an
+// incomplete code, or the part of a chunk whose right pixels leave the complete stretch, takes the
+// scalar formulas word by word. Elsewhere that measured slower (launch_cost_tiles).
 constexpr int kNarrowTilePixels = 32;
 constexpr int kWideTilePixels = 128;
 constexpr int kWidestTilePixels = 256;
@@ -369,7 +370,8 @@ __device__ __forceinline__ void chunk_costs(const TileArgs& args, const uint64_t
   }
   const int top = x + kTensorChunkRows - 1 - args.base - k0;  // row 15, candidate k0
   const int lowest = x - args.base - min(k0 + kCandidates - 1, count - 1);  // row 0, the last real one
-  if (__all_sync(0xffffffffu, complete) && lowest >= complete_lo && top <= complete_hi) {
+  const bool all_left_complete = __all_sync(0xffffffffu, complete);
+  if (all_left_complete && lowest >= complete_lo && top <= complete_hi) {
     tensor_chunk_costs<kWords, kCandidates>(reinterpret_cast<const uint32_t*>(tile_words), slots,
                                             kLead + top - first_xr, left, window,
                                             kHalves == 1 ? 0u : args.scale.start,
@@ -383,6 +385,18 @@ __device__ __forceinline__ void chunk_costs(const TileArgs& args, const uint64_t
     }
     __syncwarp();  // the stage is free for the next chunk
     return;
+  }
+  if constexpr (kCandidates > 32) {
+    // Complete left codes whose wide chunk reaches past the complete stretch: its chunks of 32
+    // decide one by one, so only those that reach past it take the scalar formulas.
+    if (all_left_complete) {
+#pragma unroll 1
+      for (int sub = 0; sub < kCandidates / 32; ++sub) {
+        chunk_costs<kHalves, kTilePixels, 32>(args, tile_words, slots, left_words, left_flags, stage, x0, x,
+                                              k0 + 32 * sub, y, first_xr, complete_lo, complete_hi, lane);
+      }
+      return;
+    }
   }
   const uint64_t* bits_even[kWords];
   const uint64_t* valid_words[kWords];
@@ -627,27 +641,32 @@ void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
   SV_CUDA_CHECK_LAUNCH();
 }
 
-// The widest tiles (frames from 2048 columns) compute on the tensor cores, in the widest chunk
-// the stride holds (a chunk of 128 candidates computes 144 columns for its 143, one of 32 48 for
-// 47); narrower frames keep the scalar path. Measured on the H200 (tests/gpu/RESULTS.md,
-// thirty-fourth run), cost stage: 3840x2160 D64 / D128 / D256 0.416 / 0.665 / 1.198 ms against
-// 0.554 / 0.751 / 1.240, but 1920x1080 D128 equal and D256 12 % slower, 640x480 up to 40 %
-// slower: there the chunks' left sides (candidates reaching past the image) fall back to the
-// scalar formula for a larger share of the row, and narrow tiles leave warps without a chunk.
-bool device_has_binary_mma() {
-  int device = 0, major = 0;
-  SV_CUDA_CHECK(cudaGetDevice(&device));
-  SV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major >= 8;
-}
+// Where the tensor cores pay (sm_80 and later), measured on the H200 (tests/gpu/RESULTS.md,
+// thirty-fourth and thirty-fifth runs), cost stage:
+// - the widest tiles (frames from 2048 columns), in the widest chunk the stride holds (a chunk of
+//   128 candidates computes 144 columns for its 143, one of 32 48 for 47): 3840x2160 D64 / D128 /
+//   D256 0.408 / 0.658 / 1.181 ms against 0.554 / 0.751 / 1.240 for the scalar kernel;
+// - 128-pixel tiles (1024 to 2047 columns) with 33 to 64 candidates, in chunks of 64: 1920x1080
+//   D64 0.133 against 0.158. With 128 candidates they measured equal (0.218 against 0.217), with
+//   256 slower (0.390 against 0.347): their chunks of 128 reach past the left side of the image
+//   (9 of a row's 120 chunks at D128, 26 of 240 at D256) and those parts take the scalar formulas;
+// - never the 32-pixel tiles (under 1024 columns): two chunks a tile leave warps idle, and
+//   640x480 D64 / D128 / D256 measured 14 to 42 % slower.
+bool device_has_binary_mma() { return current_device().compute_major >= 8; }
 
 template <int kHalves, int kTilePixels>
 void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
   const int stride = 4 * args.words_per_pixel;
-  if constexpr (kTilePixels != kWidestTilePixels) {
+  if constexpr (kTilePixels == kNarrowTilePixels) {
     launch_cost_tiles<kHalves, kTilePixels, 0>(args, height, stream);
   } else if (!device_has_binary_mma()) {
     launch_cost_tiles<kHalves, kTilePixels, 0>(args, height, stream);
+  } else if constexpr (kTilePixels == kWideTilePixels) {
+    if (stride == 64) {
+      launch_cost_tiles<kHalves, kTilePixels, 64>(args, height, stream);
+    } else {
+      launch_cost_tiles<kHalves, kTilePixels, 0>(args, height, stream);
+    }
   } else if (stride % 128 == 0) {
     launch_cost_tiles<kHalves, kTilePixels, 128>(args, height, stream);
   } else if (stride % 64 == 0) {

@@ -26,6 +26,7 @@
 
 #include "src/core/census_cost.h"
 #include "cuda/cuda_check.h"
+#include "cuda/current_device.h"
 #include "cuda/path_block_order.h"
 #include "cuda/sgm_path_geometry.cuh"
 #include "cuda/sm_limits.cuh"
@@ -432,12 +433,10 @@ bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStr
   }
   const auto kernel = sgm_clocked_walks_kernel<kCells, kPadded, kAdaptive>;
   const int h = args.height, w = args.width;
-  int device = 0, sms = 0, blocks_per_sm = 0, l2_bytes = 0;
-  SV_CUDA_CHECK(cudaGetDevice(&device));
-  SV_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  SV_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-  SV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
-                                                              kWarpsPerBlock * kWarpSize, 0));
+  const CurrentDevice& gpu = current_device();
+  const int sms = gpu.sms, l2_bytes = gpu.l2_bytes;
+  thread_local OccupancyCache occupancy;
+  const int blocks_per_sm = occupancy.blocks_per_sm(kernel, kWarpsPerBlock * kWarpSize);
   const long resident = static_cast<long>(sms) * blocks_per_sm;
   const long sense_blocks = (w + kWarpsPerBlock - 1) / kWarpsPerBlock;
   const long row_blocks = (h + kWarpsPerBlock - 1) / kWarpsPerBlock;

@@ -215,17 +215,18 @@ void scatter_incomplete(CensusImage& codes, uint32_t seed, int in_256) {
 // left codes of all bits or none and right codes on a ramp, the candidates reach every Hamming
 // distance 0..bits through the complete-code fast path (the multiply-high for 5x5, the rounding
 // FFMA for the others). 2100 columns take the widest tiles, computed on the tensor cores where the
-// GPU has them, in chunks of 32, 64 and 128 candidates (strides 32 and 96, 64, 128).
+// GPU has them, in chunks of 32, 64 and 128 candidates (strides 32 and 96, 64, 128); 1100 columns
+// 128-pixel tiles, on the tensor cores with 64 candidates (stride 64), in chunks of 64.
 TEST(CensusCostStridedCodes, EveryHammingDistanceOfEveryWindow) {
   SV_REQUIRE_CUDA_DEVICE();
   for (const CensusWindow window : {k55, k77, k97, k99, k1111}) {
     const int bits = window_bits(window);
     // Wide enough for several interior tiles at the largest range.
-    for (const int width : {2 * (bits + 1) + 200, 2100}) {
+    for (const int width : {2 * (bits + 1) + 200, 1100, 2100}) {
       const CensusImage right = complete_codes(width, 3, bits, true, 0);
       for (const uint32_t seed : {5u, 6u}) {
         const CensusImage left = complete_codes(right.width(), right.height(), bits, false, seed);
-        for (const int count : {bits + 1, 128}) {
+        for (const int count : {bits + 1, 64, 128}) {
           const int stride = (count + 31) / 32 * 32;
           const std::string what = std::string(census_window_name(window)) + " width " +
                                    std::to_string(width) + " count " + std::to_string(count);
@@ -238,21 +239,23 @@ TEST(CensusCostStridedCodes, EveryHammingDistanceOfEveryWindow) {
 
 // Incomplete codes scattered through the rows: many left pixels (a warp mixes the fast and the
 // general formula; a tensor-core chunk with one falls back) and a few right pixels (some tiles are
-// wholly complete, others not), in scalar tiles (300 columns) and tensor-core ones (2100).
+// wholly complete, others not), in scalar tiles (300 columns) and tensor-core ones (1100 columns
+// with stride 64, 2100 with every stride).
 TEST(CensusCostStridedCodes, MixedCompleteAndIncompleteCodes) {
   SV_REQUIRE_CUDA_DEVICE();
   for (const CensusWindow window : {k55, k97, k99, k1111}) {
     const int bits = window_bits(window);
-    for (const int width : {300, 2100}) {
+    for (const int width : {300, 1100, 2100}) {
       CensusImage left = complete_codes(width, 4, bits, false, 21);
       CensusImage right = complete_codes(width, 4, bits, false, 22);
       scatter_incomplete(left, 23, 20);
       scatter_incomplete(right, 24, 1);
       for (const int base : {-9, 0, 13}) {
-        for (const int stride : {96, 128}) {
+        for (const int stride : {64, 96, 128}) {
+          const int count = stride == 64 ? 50 : 70;
           const std::string what = std::string(census_window_name(window)) + " width " + std::to_string(width) +
                                    " base " + std::to_string(base) + " stride " + std::to_string(stride);
-          EXPECT_EQ(strided_mismatches(left, right, window, base, 70, stride, what), 0) << what;
+          EXPECT_EQ(strided_mismatches(left, right, window, base, count, stride, what), 0) << what;
         }
       }
     }
