@@ -21,7 +21,9 @@
 // Costs are read from the padded 8-bit census cost volume (census_cost_volume_strided). Computing
 // them on the fly from the census codes was measured 2.8x slower on the H100 (an 8-byte code per
 // candidate and step from L2 instead of one cost byte): see tests/gpu/RESULTS.md.
+#include <climits>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 
 #include "src/core/census_cost.h"
@@ -196,7 +198,10 @@ struct PathCursor {
   const uint8_t* guide;      // adaptive P2 only
   ptrdiff_t cell_step, pixel_step;
   ptrdiff_t cell_wrap, pixel_wrap;  // added when the step crosses a side (dx * -width pixels)
-  int until_wrap;            // steps until the one that crosses (unused without wraps)
+  // Where the walk crosses a side (unused without wraps), counted one of two ways, each walk
+  // always the same way: advance counts the steps down to it, advance_to holds its step index.
+  // Both start at the same number (the first crossing's step).
+  int until_wrap;
   int width;
 
   // Moves to the next pixel; true when that pixel starts a new path.
@@ -209,6 +214,20 @@ struct PathCursor {
         cell += cell_wrap;
         if constexpr (kAdaptive) guide += pixel_wrap;
         until_wrap = width;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The same, the next pixel being step `to`'s (until_wrap: the next crossing's step).
+  template <bool kWraps>
+  __device__ __forceinline__ bool advance_to(int to) {
+    cell += cell_step;
+    if constexpr (kWraps) {
+      if (to == until_wrap) {
+        cell += cell_wrap;
+        until_wrap += width;
         return true;
       }
     }
@@ -303,42 +322,94 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   auto wraps = [](int j) { return kWraps && j > 0; };
 
   StepInputs<kCells> ahead[kWalks][kSlots];
+  // A diagonal crosses a side once every `width` steps, so most groups of the vertical walks
+  // cannot cross: with up to 128 candidates and a constant P2 those run unchecked (the countdowns
+  // and the restart's selects were about 7 of a walk-step's 53 instructions on sm_90; on the H200,
+  // tests/gpu/RESULTS.md, thirty-fifth run: 1920x1080 D128 2.075 -> 2.007 ms, D96 2.105 -> 2.022).
+  // With 256 candidates (1280x720 2.6 % slower) and with the adaptive P2 (spills) every group is
+  // checked, counting down as before.
+  constexpr bool kUncheckedGroups = kWraps && kCells <= 4 && !kAdaptive;
+  // Moves walk j's cursor to the pixel of step `to`, checked or not; true where a path starts.
+  auto move = [&](auto& cursor, int j, int to, auto checked) {
+    constexpr bool kChecked = decltype(checked)::value;
+    if constexpr (kUncheckedGroups) {
+      return kChecked && wraps(j) ? cursor.template advance_to<true>(to) : cursor.template advance_to<false>(to);
+    } else {
+      return kChecked && wraps(j) ? cursor.template advance<true, kAdaptive>()
+                                  : cursor.template advance<false, kAdaptive>();
+    }
+  };
+  using Checked = std::true_type;
+  using Unchecked = std::false_type;
 #pragma unroll
   for (int u = 0; u < kPrefetch; ++u) {
 #pragma unroll
     for (int j = 0; j < kWalks; ++j) {
       if (u < length) load_step<kCells, kAdaptive>(load[j].cell, load[j].guide, ahead[j][u]);
-      wraps(j) ? load[j].template advance<true, kAdaptive>() : load[j].template advance<false, kAdaptive>();
+      move(load[j], j, u + 1, Checked{});
     }
   }
-  auto step = [&](int j, int u) {
+  // Step n of walk j from slot u; the load of step n + kPrefetch into slot v.
+  auto step = [&](int j, int u, int n, auto checked) {
     walk[j].step(ahead[j][u], store[j].cell);
-    const bool restart = wraps(j) ? store[j].template advance<true, false>()
-                                  : store[j].template advance<false, false>();
-    if (restart) walk[j].restart();
+    if (move(store[j], j, n + 1, checked)) walk[j].restart();
   };
-  auto refill = [&](int j, int u) {
-    load_step<kCells, kAdaptive>(load[j].cell, load[j].guide, ahead[j][u]);
-    wraps(j) ? load[j].template advance<true, kAdaptive>() : load[j].template advance<false, kAdaptive>();
+  auto refill = [&](int j, int v, int n, auto checked) {
+    load_step<kCells, kAdaptive>(load[j].cell, load[j].guide, ahead[j][v]);
+    move(load[j], j, n + kPrefetch + 1, checked);
   };
-
-  int first = 0;
-  // Step n reads slot n % kSlots, loaded kPrefetch steps before into a slot no step still reads.
-  // (With the load going into the slot just read, Nsight Compute found the clocked warps stalled
-  // most at register copies the compiler put at the loop's end, which wait for the loads.)
-  // Whole groups whose loads stay on the walk, unchecked.
-  for (; first + kSlots + kPrefetch <= length; first += kSlots) {
-    // Every warp of a sense has the same length, so all of them pass the same chunks.
-    if (clock.done != nullptr && first > 0 && first % Shape::kRows == 0) {
-      clock.template pass<Shape::kSlack>(first / Shape::kRows - 1, lane);
-    }
+  auto group = [&](int first, auto checked) {
 #pragma unroll
     for (int u = 0; u < kSlots; ++u) {
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
-        step(j, u);
-        refill(j, (u + kPrefetch) % kSlots);
+        step(j, u, first + u, checked);
+        refill(j, (u + kPrefetch) % kSlots, first + u, checked);
       }
+    }
+  };
+
+  int first = 0;
+  auto tick = [&] {
+    // Every warp of a sense has the same length, so all of them pass the same chunks.
+    if (clock.done != nullptr && first > 0 && first % Shape::kRows == 0) {
+      clock.template pass<Shape::kSlack>(first / Shape::kRows - 1, lane);
+    }
+  };
+  // Step n reads slot n % kSlots, loaded kPrefetch steps before into a slot no step still reads.
+  // (With the load going into the slot just read, Nsight Compute found the clocked warps stalled
+  // most at register copies the compiler put at the loop's end, which wait for the loads.)
+  // Whole groups whose loads stay on the walk, without bounds checks.
+  if constexpr (!kUncheckedGroups) {
+    for (; first + kSlots + kPrefetch <= length; first += kSlots) {
+      tick();
+      group(first, Checked{});  // (a walk that never crosses a side is never counted)
+    }
+  } else {
+    // A group from step f cannot cross while f + kSlots < check_at: every store cursor's next
+    // crossing lies beyond its group, every load cursor's beyond its kPrefetch steps ahead (the
+    // same in every lane).
+    auto next_check = [&] {
+      int at = INT_MAX;
+#pragma unroll
+      for (int j = 0; j < kWalks; ++j) {
+        if (wraps(j)) at = min(at, min(store[j].until_wrap, load[j].until_wrap - kPrefetch));
+      }
+      return at;
+    };
+    int check_at = next_check();
+    const int last_group = length - kSlots - kPrefetch;  // where the last whole group starts
+    while (first <= last_group) {
+      for (const int unchecked_end = min(last_group, check_at - kSlots - 1); first <= unchecked_end;
+           first += kSlots) {
+        tick();
+        group(first, Unchecked{});
+      }
+      if (first > last_group) break;
+      tick();
+      group(first, Checked{});
+      first += kSlots;
+      check_at = next_check();
     }
   }
   // The last steps, checked.
@@ -349,8 +420,8 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
       if (n >= length) break;
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
-        step(j, u);
-        if (n + kPrefetch < length) refill(j, (u + kPrefetch) % kSlots);
+        step(j, u, n, Checked{});
+        if (n + kPrefetch < length) refill(j, (u + kPrefetch) % kSlots, n, Checked{});
       }
     }
   }
