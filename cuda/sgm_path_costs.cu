@@ -324,10 +324,10 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   StepInputs<kCells> ahead[kWalks][kSlots];
   // A diagonal crosses a side once every `width` steps, so most groups of the vertical walks
   // cannot cross: with up to 128 candidates and a constant P2 those run unchecked (the countdowns
-  // and the restart's selects were about 7 of a walk-step's 53 instructions on sm_90; on the H200,
-  // tests/gpu/RESULTS.md, thirty-fifth run: 1920x1080 D128 2.075 -> 2.007 ms, D96 2.105 -> 2.022).
-  // With 256 candidates (1280x720 2.6 % slower) and with the adaptive P2 (spills) every group is
-  // checked, counting down as before.
+  // and the restart's selects made 53 instructions of a walk-step on sm_90, 44 without; on the
+  // H200, tests/gpu/RESULTS.md, thirty-fifth run: 1920x1080 D128 2.068 -> 1.987 ms, D96 2.177 ->
+  // 2.013). With 256 candidates (1280x720 2.6 % slower) and with the adaptive P2 (spills) every
+  // group is checked, counting down as before.
   constexpr bool kUncheckedGroups = kWraps && kCells <= 4 && !kAdaptive;
   // Moves walk j's cursor to the pixel of step `to`, checked or not; true where a path starts.
   auto move = [&](auto& cursor, int j, int to, auto checked) {
