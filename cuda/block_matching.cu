@@ -17,6 +17,7 @@
 #include <string>
 
 #include "cuda/cuda_check.h"
+#include "cuda/current_device.h"
 #include "cuda/stages.h"
 #include "src/core/block_matching.h"
 #include "src/core/error.h"
@@ -324,10 +325,8 @@ void launch_costs(const uint8_t* left, const uint8_t* right, int width, int heig
                   (range.count + chunk - 1) / chunk);
   const size_t shared = tile_shared_bytes(R, chunk, M == Metric::kZncc);
   auto kernel = uniform_cost_kernel<R, M, Out>;
-  if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared)));
-  }
+  thread_local SharedMemoryOptIn opt_in;
+  opt_in.allow(kernel, shared);
   kernel<<<grid, chunk, shared, stream>>>(left, right, width, height, range.uniform_base,
                                           range.count, stride, costs);
   SV_CUDA_CHECK_LAUNCH();

@@ -632,10 +632,8 @@ void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
     shared += sizeof(uint64_t) * kWords * kTilePixels + kTensorLeftFlagBytes<kTilePixels> +
               kTileThreads / 32 * TensorChunkShape<kCandidates>::kStageBytes;
   }
-  if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared)));
-  }
+  thread_local SharedMemoryOptIn opt_in;
+  opt_in.allow(kernel, shared);
   const dim3 grid((args.width + kTilePixels - 1) / kTilePixels, height);
   kernel<<<grid, kTileThreads, shared, stream>>>(args);
   SV_CUDA_CHECK_LAUNCH();

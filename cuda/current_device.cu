@@ -25,4 +25,8 @@ int OccupancyCache::query(const void* kernel, int threads) {
   return blocks;
 }
 
+void SharedMemoryOptIn::set(const void* kernel, size_t bytes) {
+  SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
 }  // namespace sv::cuda

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 namespace sv::cuda {
 
 // The fixed properties of the calling thread's current device that launch decisions read every
@@ -34,6 +36,34 @@ class OccupancyCache {
   static int query(const void* kernel, int threads);
   int device_ = -1;
   int blocks_ = 0;
+};
+
+// A kernel's opt-in to more than 48 KB of dynamic shared memory
+// (cudaFuncAttributeMaxDynamicSharedMemorySize), set only when a launch needs more than the kernel
+// was last given on this device and host thread, instead of a runtime call every launch: each
+// launcher that needs it owns one of these (thread_local), next to its kernel.
+class SharedMemoryOptIn {
+ public:
+  static constexpr size_t kDefaultBytes = 48 * 1024;
+
+  template <typename Kernel>
+  void allow(Kernel kernel, size_t bytes) {
+    if (bytes <= kDefaultBytes) return;
+    const int device = current_device().ordinal;
+    if (device != device_) {
+      device_ = device;
+      bytes_ = kDefaultBytes;
+    }
+    if (bytes > bytes_) {
+      set(reinterpret_cast<const void*>(kernel), bytes);
+      bytes_ = bytes;
+    }
+  }
+
+ private:
+  static void set(const void* kernel, size_t bytes);
+  int device_ = -1;
+  size_t bytes_ = kDefaultBytes;
 };
 
 }  // namespace sv::cuda

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cuda/cuda_check.h"
+#include "cuda/current_device.h"
 #include "cuda/stages.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
@@ -279,11 +280,8 @@ void median_filter(const int16_t* in, int16_t* out, int width, int height, int s
 void fill_holes(int16_t* disparity_fixed, int width, int height, cudaStream_t stream) {
   if (width <= 0 || height <= 0) return;
   const size_t shared = sizeof(int16_t) * 2 * static_cast<size_t>(width);
-  if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(fill_holes_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared)));
-  }
+  thread_local SharedMemoryOptIn opt_in;
+  opt_in.allow(fill_holes_kernel, shared);
   fill_holes_kernel<<<static_cast<unsigned>(height), kWarp * kFillWarps, shared, stream>>>(
       disparity_fixed, width);
   SV_CUDA_CHECK_LAUNCH();

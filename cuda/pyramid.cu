@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "cuda/cuda_check.h"
+#include "cuda/current_device.h"
 #include "cuda/full_depth_pyramid.h"
 #include "cuda/stages.h"
 #include "src/core/disparity.h"
@@ -158,11 +159,8 @@ void refine_search_range(const int16_t* coarse_fixed, int coarse_width, int coar
   const int count = 2 * radius + 1 < span ? 2 * radius + 1 : span;
   const int centre = (lo + hi) / 2;
   const size_t shared = sizeof(int16_t) * 2 * static_cast<size_t>(coarse_width);
-  if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(refine_search_range_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared)));
-  }
+  thread_local SharedMemoryOptIn opt_in;
+  opt_in.allow(refine_search_range_kernel, shared);
   refine_search_range_kernel<<<height, kWarp, shared, stream>>>(
       coarse_fixed, coarse_width, coarse_height, width, radius, lo, hi, count, centre, base);
   SV_CUDA_CHECK_LAUNCH();

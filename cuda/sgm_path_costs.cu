@@ -198,10 +198,10 @@ struct PathCursor {
   const uint8_t* guide;      // adaptive P2 only
   ptrdiff_t cell_step, pixel_step;
   ptrdiff_t cell_wrap, pixel_wrap;  // added when the step crosses a side (dx * -width pixels)
-  // Where the walk crosses a side (unused without wraps), counted one of two ways, each walk
-  // always the same way: advance counts the steps down to it, advance_to holds its step index.
+  // The walk's next side crossing (unused without wraps), held one of two ways, each walk always
+  // the same way: advance() counts down the steps left to it, advance_to() keeps its step index.
   // Both start at the same number (the first crossing's step).
-  int until_wrap;
+  int crossing;
   int width;
 
   // Moves to the next pixel; true when that pixel starts a new path.
@@ -210,24 +210,24 @@ struct PathCursor {
     cell += cell_step;
     if constexpr (kAdaptive) guide += pixel_step;
     if constexpr (kWraps) {
-      if (--until_wrap == 0) {
+      if (--crossing == 0) {
         cell += cell_wrap;
         if constexpr (kAdaptive) guide += pixel_wrap;
-        until_wrap = width;
+        crossing = width;
         return true;
       }
     }
     return false;
   }
 
-  // The same, the next pixel being step `to`'s (until_wrap: the next crossing's step).
+  // The same, the next pixel being step `to`'s (crossing: the next crossing's step).
   template <bool kWraps>
   __device__ __forceinline__ bool advance_to(int to) {
     cell += cell_step;
     if constexpr (kWraps) {
-      if (to == until_wrap) {
+      if (to == crossing) {
         cell += cell_wrap;
-        until_wrap += width;
+        crossing += width;
         return true;
       }
     }
@@ -311,11 +311,11 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
     const ptrdiff_t step = static_cast<ptrdiff_t>(dir.dy) * a.width + dir.dx;
     const ptrdiff_t wrap = -static_cast<ptrdiff_t>(dir.dx) * a.width;
     // Steps until the walk crosses a side: from x, width - x to the right, x + 1 to the left.
-    const int until_wrap = dir.dx > 0 ? a.width - starts[j].x : (dir.dx < 0 ? starts[j].x + 1 : INT_MAX);
+    const int first_crossing = dir.dx > 0 ? a.width - starts[j].x : (dir.dx < 0 ? starts[j].x + 1 : INT_MAX);
     load[j] = {a.costs + first * kStride + lane * kCells, kAdaptive ? a.guide + first : nullptr,
-               step * kStride, step, wrap * kStride, wrap, until_wrap, a.width};
+               step * kStride, step, wrap * kStride, wrap, first_crossing, a.width};
     store[j] = {a.path_costs + starts[j].direction * volume + first * kStride + lane * kCells,
-                nullptr, step * kStride, 0, wrap * kStride, 0, until_wrap, a.width};
+                nullptr, step * kStride, 0, wrap * kStride, 0, first_crossing, a.width};
   }
   // Only the diagonals of the vertical walks cross sides (a horizontal walk ends at one).
   constexpr bool kWraps = kWalks == 3;
@@ -393,7 +393,7 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
       int at = INT_MAX;
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
-        if (wraps(j)) at = min(at, min(store[j].until_wrap, load[j].until_wrap - kPrefetch));
+        if (wraps(j)) at = min(at, min(store[j].crossing, load[j].crossing - kPrefetch));
       }
       return at;
     };

@@ -43,6 +43,7 @@
 #include <type_traits>
 
 #include "cuda/cuda_check.h"
+#include "cuda/current_device.h"
 #include "cuda/selection_keys.cuh"
 #include "cuda/stages.h"
 #include "src/core/census_cost.h"
@@ -762,12 +763,18 @@ struct SweepPlan {
   SweepLayout down{}, up{};
 };
 
+// One opt-in record per sweep kernel, shared by the plan's occupancy check and the launch.
+template <int G, bool kDiagonals, bool kPadded, Sweep kSweep>
+void allow_sweep_shared(size_t bytes) {
+  thread_local SharedMemoryOptIn opt_in;
+  opt_in.allow(sweep_kernel<G, kDiagonals, kPadded, kSweep>, bytes);
+}
+
 template <int G, bool kDiagonals, bool kPadded, Sweep kSweep>
 bool fits(const SweepLayout& layout, int strips, int sms, int optin) {
   if (layout.bytes() > static_cast<size_t>(optin) || layout.threads() > kMaxThreads) return false;
   const auto kernel = sweep_kernel<G, kDiagonals, kPadded, kSweep>;
-  SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(layout.bytes())));
+  allow_sweep_shared<G, kDiagonals, kPadded, kSweep>(layout.bytes());
   int blocks_per_sm = 0;
   SV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, layout.threads(),
                                                               layout.bytes()));
@@ -886,18 +893,20 @@ void launch_sweep(SweepArgs a, const SweepPlan& plan, cudaStream_t stream) {
   a.layout.offers = a.layout.offers && a.right_view_keys != nullptr;  // the right view only for the LR check
   const bool diagonals = a.layout.halo > 0;
   const bool padded = a.count < a.stride;
-  auto run = [&](auto kernel) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(a.layout.bytes())));
-    kernel<<<plan.strips, a.layout.threads(), a.layout.bytes(), stream>>>(a);
-    SV_CUDA_CHECK_LAUNCH();
-  };
   auto with_lanes = [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
+    auto run = [&](auto with_diagonals, auto with_padding) {
+      constexpr bool kDiagonals = decltype(with_diagonals)::value, kPadded = decltype(with_padding)::value;
+      allow_sweep_shared<G, kDiagonals, kPadded, kSweep>(a.layout.bytes());
+      sweep_kernel<G, kDiagonals, kPadded, kSweep><<<plan.strips, a.layout.threads(), a.layout.bytes(), stream>>>(a);
+      SV_CUDA_CHECK_LAUNCH();
+    };
+    using Yes = std::true_type;
+    using No = std::false_type;
     if (diagonals) {
-      padded ? run(sweep_kernel<G, true, true, kSweep>) : run(sweep_kernel<G, true, false, kSweep>);
+      padded ? run(Yes{}, Yes{}) : run(Yes{}, No{});
     } else {
-      padded ? run(sweep_kernel<G, false, true, kSweep>) : run(sweep_kernel<G, false, false, kSweep>);
+      padded ? run(No{}, Yes{}) : run(No{}, No{});
     }
   };
   if (plan.lanes == 4) with_lanes(std::integral_constant<int, 4>{});

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "cuda/cuda_check.h"
+#include "cuda/current_device.h"
 #include "cuda/stages.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
@@ -207,10 +208,8 @@ void right_view_disparity(const T* costs, int width, int height, DeviceSearchRan
   if (width <= 0 || height <= 0) return;
   const size_t shared = sizeof(unsigned long long) * static_cast<size_t>(width);
   auto kernel = right_view_disparity_kernel<T>;
-  if (shared > 48 * 1024) {
-    SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared)));
-  }
+  thread_local SharedMemoryOptIn opt_in;
+  opt_in.allow(kernel, shared);
   kernel<<<height, kRightViewThreads, shared, stream>>>(costs, width, range.uniform_base,
                                                         range.per_pixel_base, range.count,
                                                         right_fixed);
