@@ -136,9 +136,16 @@ struct PathWalk {
   static constexpr int kStride = kWarpSize * kCells;  // bytes per pixel in a volume
   uint32_t keep[kRegs], pad[kRegs];
   uint32_t prev[kRegs];
-  int prev_min = 0;
+  // The previous pixel's smallest L_r, held as a 16-bit pair (m * 0x10001: one swap-min before
+  // the warp's reduction, one add for the jump) where that measured faster, as an int where it
+  // made the step slower (H200, tests/gpu/RESULTS.md, thirty-sixth run: 1920x1080 D128 1.998 ->
+  // 1.925 ms and the adaptive P2 1-2 % faster, but D96's padded candidates 8 % slower and D256
+  // 2-7 %, their clocked walks spilling more or scheduled worse).
+  static constexpr bool kMinPair = kAdaptive || (!kPadded && kCells <= 4);
+  uint32_t prev_min_pair = 0;  // kMinPair
+  int prev_min = 0;            // !kMinPair
   int prev_guide = 0;
-  uint32_t p1_pair;
+  uint32_t p1_pair, p2_pair;
   int p1, p2, edge_scale;
   int lane;
 
@@ -151,8 +158,14 @@ struct PathWalk {
       jump = max(p1, p2 * edge_scale / (edge_scale + abs(in.guide - prev_guide)));
       prev_guide = in.guide;
     }
-    const uint32_t jump_pair = static_cast<uint32_t>(prev_min + jump) * 0x10001u;
-    const uint32_t min_pair = static_cast<uint32_t>(prev_min) * 0x10001u;
+    uint32_t jump_pair, min_pair;
+    if constexpr (kMinPair) {
+      jump_pair = prev_min_pair + (kAdaptive ? static_cast<uint32_t>(jump) * 0x10001u : p2_pair);
+      min_pair = prev_min_pair;
+    } else {
+      jump_pair = static_cast<uint32_t>(prev_min + jump) * 0x10001u;
+      min_pair = static_cast<uint32_t>(prev_min) * 0x10001u;
+    }
     uint32_t below = __shfl_up_sync(kFullMask, prev[kRegs - 1], 1);
     uint32_t above = __shfl_down_sync(kFullMask, prev[0], 1);
     if (lane == 0) below = kUnavailablePair;
@@ -174,7 +187,13 @@ struct PathWalk {
       if constexpr (kPadded) cur[i] = (cur[i] & keep[i]) | pad[i];
       pair_min = __vminu2(pair_min, cur[i]);
     }
-    prev_min = warp_min(static_cast<int>(min(pair_min & 0xFFFFu, pair_min >> 16)));
+    if constexpr (kMinPair) {
+      // The smaller half in both halves (a half swap and a min), then the warp's minimum of those
+      // words: m * 0x10001 orders as m does, so it is the smallest L_r in both halves at once.
+      prev_min_pair = warp_min(__vminu2(pair_min, __byte_perm(pair_min, 0, 0x1032)));
+    } else {
+      prev_min = warp_min(static_cast<int>(min(pair_min & 0xFFFFu, pair_min >> 16)));
+    }
     store_bytes<kCells>(out, cur);
 #pragma unroll
     for (int i = 0; i < kRegs; ++i) prev[i] = cur[i];
@@ -184,6 +203,7 @@ struct PathWalk {
   __device__ __forceinline__ void restart() {
 #pragma unroll
     for (int i = 0; i < kRegs; ++i) prev[i] = 0;
+    prev_min_pair = 0;
     prev_min = 0;
   }
 };
@@ -300,6 +320,7 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
     walk[j].p2 = a.p2;
     walk[j].edge_scale = a.edge_scale;
     walk[j].p1_pair = static_cast<uint32_t>(a.p1) * 0x10001u;
+    walk[j].p2_pair = static_cast<uint32_t>(a.p2) * 0x10001u;
 #pragma unroll
     for (int i = 0; i < Walk::kRegs; ++i) {
       const int k = lane * kCells + 2 * i;
