@@ -35,11 +35,22 @@ case "$kind" in
     if ! ctest --output-on-failure --timeout 900 -j "$(nproc)" --output-junit asan-results.xml "$@"
     then
       # A test whose only fault is LeakSanitizer's own tracer crashing at exit runs once more;
-      # any real report (or any other failure) fails the phase here.
+      # any real report (or any other failure) fails the phase here. The tracer crashes while
+      # scanning a stale dynamic-TLS entry of the main thread (LSAN_OPTIONS=verbosity=1 shows
+      # "DTLS 38 at 0x2beb-0x1800003ced"), left by libraries loaded at run time; the viewer's
+      # calibration test met it in half of its runs on Debian 12. If the rerun meets it again,
+      # those tests run a last time with the leak check off (ASan, UBSan and the test's own
+      # checks still on), and the output says that their leak check could not run.
       if ! failed=$(python3 "$root/scripts/lsan_tracer_crash.py" asan-results.xml); then exit 1; fi
       echo "== asan: LeakSanitizer's tracer crashed at exit (a sanitizer flake, not a report);" \
         "running once more:" $failed
-      ctest --rerun-failed --output-on-failure --timeout 900
+      if ! ctest --rerun-failed --output-on-failure --timeout 900 --output-junit asan-rerun.xml; then
+        if ! failed=$(python3 "$root/scripts/lsan_tracer_crash.py" asan-rerun.xml); then exit 1; fi
+        echo "== asan: the tracer crashed again; running without the leak check (not checked for" \
+          "leaks in this run):" $failed
+        ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0} \
+          ctest --rerun-failed --output-on-failure --timeout 900
+      fi
     fi
     ;;
   thread)
