@@ -310,8 +310,18 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   constexpr ptrdiff_t kStride = Walk::kStride;
   const size_t volume = static_cast<size_t>(a.width) * a.height * kStride;
   Walk walk[kWalks];
+  // One cursor a walk where that measured faster (a step stores its L_r at the cursor plus a
+  // fixed distance, its direction's volume less the cost volume, before the cursor moves on and
+  // loads the next step's costs): the clocked walks of 256 candidates, whose spills it took away
+  // (H200: 1280x720 D256 1.531 -> 1.502 ms, with the adaptive P2 1.936 -> 1.820, 1920x1080 D256
+  // 3.441 -> 3.386), and the row walks of padded candidates (1920x1080 D96 2.023 -> 1.98). The
+  // clocked senses of up to 128 candidates were 5 % slower with it at 1920x1080 D128
+  // (tests/gpu/RESULTS.md, thirty-seventh run) and keep a store cursor, as the free walks, which
+  // load two steps ahead.
+  constexpr bool kOneCursor = kPrefetch == 1 && (kCells == 8 || (kPadded && kWalks == 2));
   PathCursor<const uint8_t> load[kWalks];
   PathCursor<uint8_t> store[kWalks];
+  ptrdiff_t to_store[kWalks];  // kOneCursor: store address less load address
 #pragma unroll
   for (int j = 0; j < kWalks; ++j) {
     const SgmDirection dir = sgm_direction(starts[j].direction);
@@ -337,6 +347,8 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
                step * kStride, step, wrap * kStride, wrap, first_crossing, a.width};
     store[j] = {a.path_costs + starts[j].direction * volume + first * kStride + lane * kCells,
                 nullptr, step * kStride, 0, wrap * kStride, 0, first_crossing, a.width};
+    to_store[j] = static_cast<ptrdiff_t>(reinterpret_cast<uintptr_t>(a.path_costs + starts[j].direction * volume) -
+                                         reinterpret_cast<uintptr_t>(a.costs));
   }
   // Only the diagonals of the vertical walks cross sides (a horizontal walk ends at one).
   constexpr bool kWraps = kWalks == 3;
@@ -367,17 +379,22 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
 #pragma unroll
     for (int j = 0; j < kWalks; ++j) {
       if (u < length) load_step<kCells, kAdaptive>(load[j].cell, load[j].guide, ahead[j][u]);
-      move(load[j], j, u + 1, Checked{});
+      if constexpr (!kOneCursor) move(load[j], j, u + 1, Checked{});
     }
   }
   // Step n of walk j from slot u; the load of step n + kPrefetch into slot v.
   auto step = [&](int j, int u, int n, auto checked) {
-    walk[j].step(ahead[j][u], store[j].cell);
-    if (move(store[j], j, n + 1, checked)) walk[j].restart();
+    if constexpr (kOneCursor) {
+      walk[j].step(ahead[j][u], const_cast<uint8_t*>(load[j].cell) + to_store[j]);
+      if (move(load[j], j, n + 1, checked)) walk[j].restart();
+    } else {
+      walk[j].step(ahead[j][u], store[j].cell);
+      if (move(store[j], j, n + 1, checked)) walk[j].restart();
+    }
   };
   auto refill = [&](int j, int v, int n, auto checked) {
     load_step<kCells, kAdaptive>(load[j].cell, load[j].guide, ahead[j][v]);
-    move(load[j], j, n + kPrefetch + 1, checked);
+    if constexpr (!kOneCursor) move(load[j], j, n + kPrefetch + 1, checked);
   };
   auto group = [&](int first, auto checked) {
 #pragma unroll
@@ -414,7 +431,9 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
       int at = INT_MAX;
 #pragma unroll
       for (int j = 0; j < kWalks; ++j) {
-        if (wraps(j)) at = min(at, min(store[j].crossing, load[j].crossing - kPrefetch));
+        if (wraps(j)) {
+          at = min(at, kOneCursor ? load[j].crossing : min(store[j].crossing, load[j].crossing - kPrefetch));
+        }
       }
       return at;
     };
@@ -483,14 +502,20 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (k
   int task = a.tasks.begin + static_cast<int>(blockIdx.x) * kWarpsPerBlock +
              static_cast<int>(threadIdx.x) / kWarpSize;
   if (task >= a.tasks.end) return;  // whole warp
-  if (task < a.height) {
+  // A launch holds one kind of task (launch_clocked). Read from its range, the kind is uniform
+  // across the grid and the compiler keeps what follows from it in uniform registers: with one
+  // cursor (256 candidates, padded rows) that is what kept the adaptive P2's 256-candidate walks
+  // from spilling 32 to 44 bytes; the unpadded walks of up to 128 candidates measured 0.3 %
+  // slower that way (1920x1080 D128) and read it from each task.
+  constexpr bool kUniformKind = kCells == 8 || kPadded;
+  if (kUniformKind ? a.tasks.end <= a.height : task < a.height) {
     const WalkStart starts[2] = {{0, 0, task}, {1, a.width - 1, task}};
     walk_paths<kCells, kPadded, kAdaptive, 2, kWalksPrefetch, kWalksSlots>(a, starts, a.width,
                                                                            lane);
     return;
   }
   task -= a.height;
-  const bool down = task < a.width;
+  const bool down = kUniformKind ? a.tasks.begin < a.height + a.width : task < a.width;
   const int x = down ? task : task - a.width;
   const int y = down ? 0 : a.height - 1;
   const WalkStart starts[3] = {{down ? 2 : 3, x, y}, {down ? 4 : 6, x, y}, {down ? 5 : 7, x, y}};
@@ -501,6 +526,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (k
 
 __host__ inline int clock_chunks(int height, int rows) { return (height + rows - 1) / rows; }
 
+// `tasks` is one kind of the clocked kernel's tasks: the rows, or one sense (the kernel reads the
+// kind from the range).
 template <typename Kernel>
 void launch_tasks(Kernel kernel, PathCostArgs args, PathTasks tasks, cudaStream_t stream) {
   if (tasks.end <= tasks.begin) return;
