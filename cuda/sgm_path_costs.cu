@@ -493,10 +493,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
 // The clocked schedule (8 paths): a warp's task is one of tasks [0, height), both horizontal
 // directions of a row; [height, height + width), the downward directions of a column slot; the
 // next width tasks, the upward ones. A slot's warp walks the vertical path of its column and the
-// two diagonals through it, wrapping around the sides. At most 64 registers (without the adaptive
-// P2; 96 for 256 candidates) so that a sense's blocks and the horizontal ones are resident at once.
+// two diagonals through it, wrapping around the sides. Registers are held so that a sense's blocks
+// and the horizontal ones are resident at once: 64 (8 blocks an SM), 72 for 128 unpadded
+// candidates (7 blocks, still room for 1920x1080's 750 blocks: no spills instead of 12 bytes,
+// 1920x1080 D128 1.925 -> 1.911 ms on the H200; the padded ones lost 0.5 % so, tests/gpu/RESULTS.md,
+// thirty-seventh run), 80 for 256 candidates and 96 with the adaptive P2.
 template <int kCells, bool kPadded, bool kAdaptive>
-__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kAdaptive ? 5 : (kCells == 8 ? 6 : 8))
+__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
+                                  kAdaptive ? 5 : (kCells == 8 ? 6 : (kCells == 4 && !kPadded ? 7 : 8)))
     sgm_clocked_walks_kernel(PathCostArgs a) {
   const int lane = threadIdx.x % kWarpSize;
   int task = a.tasks.begin + static_cast<int>(blockIdx.x) * kWarpsPerBlock +
