@@ -137,6 +137,11 @@ INSTANTIATE_TEST_SUITE_P(
         FastCase{641, 479, 2, 128, 8, CensusWindow::W11x11, true, 191, 10, true, true},
         FastCase{641, 479, 0, 256, 8, k97, false, 40, 10, true, true},
         FastCase{641, 479, 1, 200, 4, k97, false, 40, 10, true, false},
+        // The clocked walks of 256 candidates in each of their kernels (one cursor a walk): padded,
+        // with the adaptive P2, both.
+        FastCase{641, 479, 1, 200, 8, k97, false, 40, 10, true, false},
+        FastCase{642, 479, 0, 256, 8, k97, true, 60, 10, true, true},
+        FastCase{641, 479, -3, 180, 8, CensusWindow::W5x5, true, 40, 0, true, true},
         // Even widths, clocked and adaptive too (the cases above are all odd but 1920).
         FastCase{34, 17, 0, 16, 8, k97, false, 40, 10, true, true},
         FastCase{18, 45, 0, 16, 8, k97, true, 40, 10, true, true},
