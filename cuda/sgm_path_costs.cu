@@ -497,7 +497,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
 // and the horizontal ones are resident at once: 64 (8 blocks an SM), 72 for 128 unpadded
 // candidates (7 blocks, still room for 1920x1080's 750 blocks: no spills instead of 12 bytes,
 // 1920x1080 D128 1.925 -> 1.911 ms on the H200; the padded ones lost 0.5 % so, tests/gpu/RESULTS.md,
-// thirty-seventh run), 80 for 256 candidates and 96 with the adaptive P2.
+// thirty-seventh run), 80 for 256 candidates and 96 with the adaptive P2. (With the kind read
+// from the launch the adaptive P2's walks fit 72 to 80 registers without spills, but then 1920x1080
+// takes the clocked schedule, 7 to 31 % slower there than the free one: same run.)
 template <int kCells, bool kPadded, bool kAdaptive>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
                                   kAdaptive ? 5 : (kCells == 8 ? 6 : (kCells == 4 && !kPadded ? 7 : 8)))
