@@ -7,6 +7,7 @@
 #            engines' worker, the pair pool's blocks given back on other threads (the SIMD
 #            engine's two SGM sweeps pass too, in 134 s: run by hand), parallel_for's pool and fork
 # Usage: scripts/sanitizer_test.sh address|thread [extra ctest / gtest arguments]
+# STEREOVIEW_REMOVE_PASSED_BUILD=1 removes the build folder once its tests pass (scripts/test.sh).
 # The CUDA layer is left out (the sanitizers do not instrument device code, and CI has no GPU).
 # The suppression files in tests/sanitizers/ name the outside libraries whose own leaks or
 # races are not ours (each entry says why).
@@ -78,3 +79,7 @@ case "$kind" in
     exit 2
     ;;
 esac
+if [ "${STEREOVIEW_REMOVE_PASSED_BUILD:-0}" = 1 ]; then
+  cd "$root"
+  rm -rf "$build_dir"
+fi

@@ -9,17 +9,13 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 if [ "${STEREOVIEW_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
   # A sanitizer build that passed is removed before the next is made: the three builds side by
-  # side took about 7 GB, and a CI run (2026-11-29) failed on a full disk in the plain build. A failed one is kept to look into; STEREOVIEW_KEEP_SANITIZER_BUILDS=1 keeps
-  # them all (quicker reruns by hand).
-  for kind in address thread; do
-    scripts/sanitizer_test.sh "$kind"
-    if [ "${STEREOVIEW_KEEP_SANITIZER_BUILDS:-0}" != 1 ]; then
-      case "$kind" in
-        address) rm -rf "${STEREOVIEW_ASAN_BUILD_DIR:-build-asan}" ;;
-        thread) rm -rf "${STEREOVIEW_TSAN_BUILD_DIR:-build-tsan}" ;;
-      esac
-    fi
-  done
+  # side took about 7 GB, and a CI run (2026-11-29) failed on a full disk in the plain build.
+  # A failed one is kept to look into; STEREOVIEW_KEEP_SANITIZER_BUILDS=1 keeps them all
+  # (quicker reruns by hand).
+  remove=1
+  [ "${STEREOVIEW_KEEP_SANITIZER_BUILDS:-0}" = 1 ] && remove=0
+  STEREOVIEW_REMOVE_PASSED_BUILD=$remove scripts/sanitizer_test.sh address
+  STEREOVIEW_REMOVE_PASSED_BUILD=$remove scripts/sanitizer_test.sh thread
 fi
 build_dir=${STEREOVIEW_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTEREOVIEW_BUILD_TESTS=ON >/dev/null
