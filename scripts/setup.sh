@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs every Debian package stereoview needs. Idempotent: quiet when all are present.
 # CUDA is not a Debian package here; the build finds it in /usr/local/cuda when installed.
-# --package-check adds what scripts/package_check.sh needs (debootstrap) and nothing else does.
+# --package-check adds what scripts/package_check.sh and scripts/fresh_machine_check.sh need
+# (debootstrap) and nothing else does.
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config python3
+  file  # cpack -G DEB reads the programs' dependencies with it (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)
   libgtest-dev libgmock-dev
   libopencv-dev libopencv-contrib-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev nlohmann-json3-dev
