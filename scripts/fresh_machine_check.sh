@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the README's two commands as a new user would, on a fresh, minimal Debian 12: debootstrap
 # makes a bookworm chroot from Debian's mirror (no CUDA toolkit, no display, no ../shared/data),
-# a fresh clone of this repository's HEAD goes into it, and there `scripts/run.sh` then
-# `scripts/test.sh` run as written (as root, so setup.sh needs no sudo). It prints the time of
-# each and the test summary, and exits non-zero when either fails.
+# a fresh clone of this repository's HEAD goes into it, and there `scripts/run.sh` runs as
+# written (as root, so setup.sh needs no sudo), then every command of the README and docs/ in
+# their order with only what run.sh built (tests/readme/readme_commands_test.py --in-place: each
+# section builds what it uses), then `scripts/test.sh`. It prints the time of each and the test
+# summary, and exits non-zero when any fails.
 #
 # Run it whenever scripts/setup.sh, a CMake dependency or the README's first commands change, and
 # write its last result in docs/fresh-machine.md. Not part of the test suite: it downloads a base
@@ -75,6 +77,9 @@ step "the README's commands (whole output: $log)"
 failed=0
 readme_command scripts/run.sh || failed=1
 tail -n 3 "$log"
+readme_command "python3 tests/readme/readme_commands_test.py --source . --build build --in-place" ||
+  failed=1
+grep -E '^README and docs commands: ' "$log" | tail -n 1
 readme_command scripts/test.sh || failed=1
 
 step "test summary"

@@ -72,7 +72,7 @@ gtest_dir=${GTEST_DIR:-}
 [ -z "$gtest_dir" ] && [ -d "$PWD/.gtest/root/usr/lib/$multiarch/cmake/GTest" ] &&
   gtest_dir=$PWD/.gtest/root/usr/lib/$multiarch/cmake/GTest
 [ -n "$gtest_dir" ] && gtest_args=(-DGTest_DIR="$gtest_dir")
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" -DSTEREOVIEW_BUILD_TESTS=ON \
   -DSTEREOVIEW_WITH_APP_DEPS=OFF \
   -DSTEREOVIEW_GL_INCLUDE_DIR="$dev_root/usr/include" \
   -DSTEREOVIEW_GL_LIBRARY_DIR="${runtime_root%/}/usr/lib/$multiarch" \

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config python3
+  build-essential cmake ninja-build pkg-config python3 ccache
   file  # cpack -G DEB reads the programs' dependencies with it (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)
   libgtest-dev libgmock-dev
   libopencv-dev libopencv-contrib-dev

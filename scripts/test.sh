@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds everything and runs the whole test suite: first under the
+# Installs what is missing, builds the programs and the test suite in build/ and runs the suite,
+# whose ctest summary ends the output. Extra arguments go to ctest (e.g. -L unit, -R census).
+#
+# With CI=true (as CI runs it) or STEREOVIEW_SANITIZERS=1, the suite first runs under the
 # sanitizers (scripts/sanitizer_test.sh: ASan + UBSan over every test, TSan over the threaded
-# ones), then the plain build, whose ctest summary ends the output. Extra arguments go to the
-# plain ctest run (e.g. -L unit, -R census) and then skip the sanitizer runs, as does
-# STEREOVIEW_SANITIZERS=0. Each sanitizer build is removed once its tests pass (see below).
+# ones, then the Python module's tests under ASan), each in a build of its own that is removed
+# once its tests pass; STEREOVIEW_SANITIZERS=0 (or any ctest argument) leaves them out in CI too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-if [ "${STEREOVIEW_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
+step() { echo "== test.sh: $*"; }
+export NINJA_STATUS="[%p, %f of %t steps, %e s] "
+
+sanitizers=${STEREOVIEW_SANITIZERS:-0}
+[ "${CI:-}" = true ] && sanitizers=${STEREOVIEW_SANITIZERS:-1}
+if [ "$sanitizers" = 1 ] && [ $# -eq 0 ]; then
   # A sanitizer build that passed is removed before the next is made: the three builds side by
   # side took about 7 GB, and a CI run (2026-11-29) failed on a full disk in the plain build.
-  # A failed one is kept to look into; STEREOVIEW_KEEP_SANITIZER_BUILDS=1 keeps them all
-  # (quicker reruns by hand).
+  # A failed one is kept to look into; STEREOVIEW_KEEP_SANITIZER_BUILDS=1 keeps them all.
   remove=1
   [ "${STEREOVIEW_KEEP_SANITIZER_BUILDS:-0}" = 1 ] && remove=0
+  step "ASan + UBSan build and suite (build-asan/)"
   STEREOVIEW_REMOVE_PASSED_BUILD=$remove scripts/sanitizer_test.sh address
+  step "TSan build and threaded tests (build-tsan/)"
   STEREOVIEW_REMOVE_PASSED_BUILD=$remove scripts/sanitizer_test.sh thread
 fi
+
 build_dir=${STEREOVIEW_BUILD_DIR:-build}
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTEREOVIEW_BUILD_TESTS=ON >/dev/null
+configure=(-DSTEREOVIEW_BUILD_TESTS=ON)
+# CI has no GPU, where the CUDA engine would not be built (STEREOVIEW_CUDA_ARCHITECTURES=auto):
+# compile it there for the H100/H200 the GPU checks run on, so that a change that breaks its
+# build fails CI. Its tests skip without a device.
+[ "${CI:-}" = true ] && configure+=(-DSTEREOVIEW_CUDA_ARCHITECTURES=90)
+step "build of the programs and the tests ($build_dir/)"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${configure[@]}" >/dev/null
 cmake --build "$build_dir" -j "$(nproc)"
+step "the suite: $(cd "$build_dir" && ctest -N "$@" | sed -n 's/^Total Tests: //p') tests on $(nproc) cores"
 cd "$build_dir"
 ctest --output-on-failure --timeout 900 -j "$(nproc)" "$@"

@@ -1,6 +1,11 @@
-# Decides whether the CUDA engine is built: on when nvcc is found (standard location included),
-# off otherwise, and says so. Architectures default to the GPUs users have plus the H100;
-# pass -DCMAKE_CUDA_ARCHITECTURES=90 (or "native") to narrow it for quick builds.
+# Decides whether the CUDA engine is built, and for which GPUs. STEREOVIEW_CUDA_ARCHITECTURES:
+#   auto (default)  the GPU of this machine ("native"); no CUDA engine where nvcc finds no GPU
+#                   (it would be compiled for nothing: most of a first build's time)
+#   all             every GPU the .deb ships for: machine code for sm_75, 86, 89 and 90, PTX for
+#                   sm_90 only (PTX for all four made the library 93 MB)
+#   a list          passed on as CMAKE_CUDA_ARCHITECTURES (e.g. 90), as is -DCMAKE_CUDA_ARCHITECTURES
+set(STEREOVIEW_CUDA_ARCHITECTURES auto CACHE STRING
+    "GPU architectures of the CUDA engine: auto (this machine's GPU, none without one), all, or a list")
 set(STEREOVIEW_HAS_CUDA OFF)
 if(STEREOVIEW_WITH_CUDA)
   if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
@@ -8,18 +13,33 @@ if(STEREOVIEW_WITH_CUDA)
   endif()
   include(CheckLanguage)
   check_language(CUDA)
+  set(have_cuda_targets ON)
   if(CMAKE_CUDA_COMPILER)
-    # Machine code for each, and PTX only for the newest, which newer GPUs compile at load: PTX
-    # for all four made the library 93 MB, carried by every test program that links it.
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES 75-real 86-real 89-real 90)
+      if(STEREOVIEW_CUDA_ARCHITECTURES STREQUAL "all")
+        set(CMAKE_CUDA_ARCHITECTURES 75-real 86-real 89-real 90)
+      elseif(STEREOVIEW_CUDA_ARCHITECTURES STREQUAL "auto")
+        execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE no_gpu OUTPUT_VARIABLE gpus
+                        ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+        if(no_gpu EQUAL 0 AND gpus MATCHES "^GPU ")
+          set(CMAKE_CUDA_ARCHITECTURES native)
+        else()
+          set(have_cuda_targets OFF)
+          message(STATUS "stereoview: no GPU found (nvidia-smi -L), so no CUDA engine is built; "
+                         "-DSTEREOVIEW_CUDA_ARCHITECTURES=all (or e.g. 90) builds it anyway")
+        endif()
+      else()
+        set(CMAKE_CUDA_ARCHITECTURES ${STEREOVIEW_CUDA_ARCHITECTURES})
+      endif()
     endif()
+  endif()
+  if(CMAKE_CUDA_COMPILER AND have_cuda_targets)
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(STEREOVIEW_HAS_CUDA ON)
-  else()
+  elseif(NOT CMAKE_CUDA_COMPILER)
     message(STATUS "stereoview: no CUDA compiler found, building the CPU engine only")
   endif()
 else()

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
-"""Runs the command lines of README.md as a new user would: from the root of a fresh copy of the
-repository (tracked files only, so no out/ folder and no earlier output), one after another, as
-written. Only the build (this test runs inside it) and the built programs are shared: the copy's
-build/ links to the build folder under test, and ../shared/data is linked beside the copy when it
-exists.
+"""Runs the command lines of README.md, then of the docs/*.md pages in the order the README links
+them, as a new user would: from the root of a fresh copy of the repository (tracked files only,
+so no out/ folder and no earlier output), one after another, as written. Only the build (this test
+runs inside it) and the built programs are shared: the copy's build/ links to the build folder
+under test, and ../shared/data is linked beside the copy when it exists. The README's
+`cmake --build` lines run too (nothing to do in a whole build; in a user's build they make what
+the section needs).
+
+With --in-place the commands run in --source itself with its own build/, as after only the
+README's first command on a fresh clone (scripts/fresh_machine_check.sh does that): every section
+must then build what it uses.
 
 Skipped, each with its reason printed: lines that need a camera, a GPU or the network, the
-project's own build commands, and lines that read ../shared/data when it is absent. Viewer lines
+scripts that set up and build the whole project, configure lines (cmake -S/-B), lines run with
+sudo, and lines that read ../shared/data when it is absent. Viewer lines
 run under an Xvfb this test starts; a viewer still running after a few seconds is shown to be up
 and is then closed with SIGTERM, as a user closing it would. Every other line must exit 0 on its
 own, and no line may print "error:".
@@ -88,9 +95,12 @@ def skip_reason(command, data_present):
         return "needs a camera"
     if "--engine cuda" in command or "gpu_check" in command or "gpu_gl_check" in command:
         return "needs a GPU"
-    if words and (words[0] in ("scripts/test.sh", "scripts/run.sh", "cmake", "sudo")
-                  or words[0].endswith("/test.sh") or words[0].endswith("/run.sh")):
-        return "builds the project (this test runs inside that build)"
+    if words and (words[0] in ("scripts/test.sh", "scripts/run.sh")
+                  or words[0].endswith("/test.sh") or words[0].endswith("/run.sh")
+                  or (words[0] == "cmake" and ("-S" in words or "-B" in words))):
+        return "sets up or configures the project (this test runs inside that build)"
+    if words and words[0] == "sudo":
+        return "needs sudo (installs into the system)"
     if not data_present and ("../shared/data" in command or any(r in command for r in DATA_READERS)):
         return "needs ../shared/data"
     return None
@@ -113,6 +123,21 @@ def copy_tracked_tree(source, destination):
         dst = os.path.join(destination, name)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def documentation_pages(source):
+    """README.md, then each docs/*.md page in the order the README first links it, then any page
+    it does not link (sorted)."""
+    docs = os.path.join(source, "docs")
+    pages = sorted(n for n in os.listdir(docs) if n.endswith(".md")) if os.path.isdir(docs) else []
+    linked = re.findall(r"\(docs/([A-Za-z0-9_.-]+\.md)", read(os.path.join(source, "README.md")))
+    ordered = list(dict.fromkeys(n for n in linked if n in pages)) + [n for n in pages if n not in linked]
+    return [os.path.join(source, "README.md")] + [os.path.join(docs, n) for n in ordered]
 
 
 class Xvfb:
@@ -182,24 +207,28 @@ def main():
     parser.add_argument("--data", default=None, help="the shared data folder (default ../shared/data "
                         "beside the source, or STEREO_DATA_DIR)")
     parser.add_argument("--only", default=None, help="run only commands containing this text")
+    parser.add_argument("--in-place", action="store_true", help="run in --source itself, with "
+                        "its own build/ (as a user after the README's first command)")
     args = parser.parse_args()
 
     source = os.path.abspath(args.source)
     data = args.data or os.environ.get("STEREO_DATA_DIR") or os.path.join(source, "..", "shared", "data")
     data_present = os.path.isdir(data)
-    with open(os.path.join(source, "README.md"), encoding="utf-8") as f:
-        commands = readme_commands(f.read())
+    commands = [c for page in documentation_pages(source) for c in readme_commands(read(page))]
 
     work = tempfile.mkdtemp(prefix="sv_readme_")
-    clone = os.path.join(work, "stereoview")
+    clone = source if args.in_place else os.path.join(work, "stereoview")
     xvfb = Xvfb()
     results = []
     try:
-        copy_tracked_tree(source, clone)
-        os.symlink(os.path.abspath(args.build), os.path.join(clone, "build"))
-        if data_present:
+        if not args.in_place:
+            copy_tracked_tree(source, clone)
+            os.symlink(os.path.abspath(args.build), os.path.join(clone, "build"))
+        if data_present and os.path.abspath(data) != os.path.abspath(os.path.join(clone, "..", "shared", "data")):
             os.makedirs(os.path.join(work, "shared"))
             os.symlink(os.path.abspath(data), os.path.join(work, "shared", "data"))
+            if args.in_place:
+                print(f"note: --in-place reads the data at {data} only where it is ../shared/data")
         env = dict(os.environ)
         env.pop("DISPLAY", None)
         env.pop("STEREO_DATA_DIR", None)
@@ -229,7 +258,7 @@ def main():
     passed = sum(r[0] == "pass" for r in results)
     failed = sum(r[0] == "FAIL" for r in results)
     skipped = sum(r[0] == "skip" for r in results)
-    print(f"README commands: {passed} passed, {failed} failed, {skipped} skipped")
+    print(f"README and docs commands: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed or not passed else 0
 
 
