@@ -79,9 +79,9 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
 // for several groups a warp. Tiles of 32 pixels (a group a warp) spent about two thirds of their
 // instructions there (H200, 1920x1080 D128: 378 instructions a warp, 0.256 ms against 0.216 with
 // 128-pixel tiles; 3840x2160 0.961 against 0.773, and 0.749 with 256-pixel tiles). Each width
-// takes the tile that measured best for it (tests/gpu/RESULTS.md, thirty-first run): under 1024
-// columns 32 pixels, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against 0.595
-// ms a frame with 128); from 2048 columns 256 (at 1920x1080 and 1280x720, 256 lost to 128).
+// takes the tile that measured best for it (docs/performance.md, ledger: cost-tile-width): under
+// 1024 columns 32 pixels, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against
+// 0.595 ms a frame with 128); from 2048 columns 256 (at 1920x1080 and 1280x720, 256 lost to 128).
 //
 // The widest tiles, and the wide ones with up to 64 candidates (sm_80 and later), compute their
 // complete codes on the tensor cores instead (census_cost_tensor.cuh, chunk_costs below): no
@@ -575,7 +575,8 @@ __global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const Ti
 }
 
 // Held to 48 registers, 5 blocks an SM (H200: faster than 64 registers and than no bound, despite
-// 16-32 bytes of spills in the 128-candidate chunks; tests/gpu/RESULTS.md, thirty-fourth run).
+// 16-32 bytes of spills in the 128-candidate chunks; docs/performance.md, ledger:
+// tensor-core-census).
 template <int kHalves, int kTilePixels, int kCandidates>
 __global__ void __launch_bounds__(kTileThreads, kBinaryMma ? 5 : 1)
     census_cost_tensor_tile_kernel(const TileArgs args) {
@@ -639,8 +640,8 @@ void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
   SV_CUDA_CHECK_LAUNCH();
 }
 
-// Where the tensor cores pay (sm_80 and later), measured on the H200 (tests/gpu/RESULTS.md,
-// thirty-fourth and thirty-fifth runs), cost stage:
+// Where the tensor cores pay (sm_80 and later), measured on the H200 (docs/performance.md,
+// ledger: tensor-core-census, tensor-subchunks), cost stage:
 // - the widest tiles (frames from 2048 columns), in the widest chunk the stride holds (a chunk of
 //   128 candidates computes 144 columns for its 143, one of 32 48 for 47): 3840x2160 D64 / D128 /
 //   D256 0.408 / 0.658 / 1.181 ms against 0.554 / 0.751 / 1.240 for the scalar kernel;

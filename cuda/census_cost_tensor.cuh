@@ -6,9 +6,9 @@
 // popc(L & ~R & W) + popc(~L & W & R), and the binary MMA m16n8k256 with AND and POPC (a BMMA
 // instruction in SASS) adds exactly such counts for 16 left codes against 8 right codes at once: with L in the first 128 bits of A's rows and ~L & W in the second, ~R & W and R in B's
 // columns, one MMA gives 128 distances, on top of whatever the accumulator held (the float bits of
-// 2^23 for the cost's rounding FFMA). Measured on the H200 (tests/gpu/RESULTS.md, thirty-fourth
-// run): 0.9 m16n8k128 MMAs a clock and multiprocessor, 115 distances a clock, against 16 population
-// counts a clock (8 distances of a 9x7 window) for the scalar formula.
+// 2^23 for the cost's rounding FFMA). Measured on the H200 (docs/performance.md, ledger:
+// tensor-core-census): 0.9 m16n8k128 MMAs a clock and multiprocessor, 115 distances a clock,
+// against 16 population counts a clock (8 distances of a 9x7 window) for the scalar formula.
 //
 // One warp computes a chunk: 16 consecutive left pixels x0 + i of a row against kCandidates
 // consecutive candidates k0 + c. Their right pixels xr = x0 + i - base - k0 - c span

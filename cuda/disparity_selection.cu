@@ -43,7 +43,8 @@ constexpr int kOfferLead = 256;
 // Sum of the per-direction 8-bit path costs: S(p, k) = sum_r L_r(p, k), exact (<= 8 * 255);
 // direction r's volume follows direction r - 1's. kBytePairs: every L_r <= 127 (P2 <= 63), so
 // two volumes add byte-wise in one 32-bit add without a carry between bytes, halving the
-// unpacking work (the pass was bound by its integer (ALU) pipe; tests/gpu/RESULTS.md).
+// unpacking work (the pass was bound by its integer (ALU) pipe; docs/performance.md, ledger:
+// byte-pair-sums).
 template <int kCells, int kDirections, bool kBytePairs>
 struct PathCostSum {
   static constexpr bool kHasNoCostValue = false;
@@ -202,13 +203,14 @@ __global__ void __launch_bounds__(kThreads) select_segment_kernel(Costs costs, S
   }
   const int first_k = lane * kCells;
 
-  // Each warp loads its next pixel's costs while it decides this one. On the H200 (tests/gpu/
-  // RESULTS.md, thirty-second run) the pass over 8 path volumes went 0.542 -> 0.521 ms at
-  // 1920x1080 D128 and 2.126 -> 2.044 at 3840x2160; over 4 it lost 2-3 % (0.415 -> 0.426 ms at
-  // 1080p; 3 to 4 more registers, 7 blocks an SM instead of 8). Loading ahead only over 8 volumes
-  // or 64 candidates (session twelve, same call, two rounds), 4 paths: 1920x1080 D128 1.377 ->
-  // 1.365-1.368 ms a frame, 3840x2160 D128 5.21 -> 5.16; with 64 candidates the load ahead still
-  // pays (1920x1080 1.023 ms with it, 1.030 without; 3840x2160 3.763, 3.786); 8 paths unchanged.
+  // Each warp loads its next pixel's costs while it decides this one. On the H200
+  // (docs/performance.md, ledger: selection-load-ahead) the pass over 8 path volumes went 0.542 ->
+  // 0.521 ms at 1920x1080 D128 and 2.126 -> 2.044 at 3840x2160; over 4 it lost 2-3 % (0.415 ->
+  // 0.426 ms at 1080p; 3 to 4 more registers, 7 blocks an SM instead of 8). Loading ahead only over
+  // 8 volumes or 64 candidates (session twelve, same call, two rounds), 4 paths: 1920x1080 D128
+  // 1.377 -> 1.365-1.368 ms a frame, 3840x2160 D128 5.21 -> 5.16; with 64 candidates the load ahead
+  // still pays (1920x1080 1.023 ms with it, 1.030 without; 3840x2160 3.763, 3.786); 8 paths
+  // unchanged.
   typename Costs::Raw next{};
   if (Costs::kLoadAhead && x0 + warp < x1) next = costs.fetch(x0 + warp, y, lane);
   for (int x = x0 + warp; x < x1; x += kWarps) {

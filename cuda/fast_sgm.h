@@ -21,19 +21,19 @@ namespace sv::cuda {
 //   the fused selection over them (disparity_selection.cu).
 // - sweeps (sgm_sweeps.cu): two sweeps over the rows with S summed on chip and the selection in
 //   the second; no volume per direction (issue 21). Measured on the H200 it is slower than the
-//   volumes at every size (1920x1080 D128: 3.25 against 2.18 ms a frame; tests/gpu/RESULTS.md,
-//   thirtieth run): each row costs the strips a barrier and a chain of dependent steps. It runs
-//   only when asked (set_form, or STEREOVIEW_SGM_FORM=sweeps), and never where the pixel probe
+//   volumes at every size (1920x1080 D128: 3.25 against 2.18 ms a frame; docs/performance.md,
+//   ledger: sweeps-form): each row costs the strips a barrier and a chain of dependent steps. It
+//   runs only when asked (set_form, or STEREOVIEW_SGM_FORM=sweeps), and never where the pixel probe
 //   reads the per-direction path costs (Frame::keep_path_volumes) or the GPU cannot hold every
 //   strip of the frame at once (then the volumes run).
 // It owns the padded cost volume, the path volumes (or the sweeps' partial S and horizontal
 // volumes in the same memory), the right-view keys and the sweeps' scratch, grown once.
 //
-// Measured on the H100 (tests/gpu/RESULTS.md): a schedule in bands of rows that kept each band's
-// costs and up-going path costs in L2 was correct but no faster (equal at 1920x1080 D256, 18 %
-// slower at D128: its many small launches and short paths cost what the saved traffic gained).
-// What paid instead is the clocked schedule of sgm_path_costs (kAuto picks it for large frames),
-// for which this class owns the row clocks and the side stream.
+// Measured on the H100 (docs/performance.md, ledger: row-bands-l2): a schedule in bands of rows
+// that kept each band's costs and up-going path costs in L2 was correct but no faster (equal at
+// 1920x1080 D256, 18 % slower at D128: its many small launches and short paths cost what the saved
+// traffic gained). What paid instead is the clocked schedule of sgm_path_costs (kAuto picks it for
+// large frames), for which this class owns the row clocks and the side stream.
 class FastSgm {
  public:
   FastSgm() = default;

@@ -10,8 +10,8 @@
 // reach row n together, so a cost row fetched for one is still in L2 for the others). Longest
 // first keeps the last wave of the launch from being a few long walks on an otherwise idle GPU:
 // on the H200, 3840x2160 D128 8.11-8.13 -> 7.96 ms a frame, 1920x1080 D64 1.45-1.46 -> 1.39-1.40;
-// 4 paths (whose order it keeps) and the clocked schedule within 1 % (tests/gpu/RESULTS.md,
-// thirty-second run).
+// 4 paths (whose order it keeps) and the clocked schedule within 1 % (docs/performance.md,
+// ledger: longest-first).
 #include <cuda_runtime.h>
 
 #include <cstdint>

@@ -20,7 +20,8 @@
 // 32 * kCells) are held at kUnavailable so they never win a min.
 // Costs are read from the padded 8-bit census cost volume (census_cost_volume_strided). Computing
 // them on the fly from the census codes was measured 2.8x slower on the H100 (an 8-byte code per
-// candidate and step from L2 instead of one cost byte): see tests/gpu/RESULTS.md.
+// candidate and step from L2 instead of one cost byte): docs/performance.md, ledger:
+// costs-on-the-fly.
 #include <climits>
 #include <stdexcept>
 #include <type_traits>
@@ -49,7 +50,8 @@ constexpr uint32_t kUnavailablePair = kUnavailable * 0x10001u;
 // load never targets the slot the current step reads: see walk_paths). A warp with one walk loads
 // 2 steps ahead into 4 slots; warps with several walks overlap their walks instead and load 1
 // ahead into 2 (registers). Measured on the H100 against 4 and 2 steps ahead into as many slots
-// (tests/gpu/RESULTS.md, twenty-seventh run): 1-3.5 % faster with 64 candidates, equal otherwise.
+// (docs/performance.md, ledger: spare-slot-loads): 1-3.5 % faster with 64 candidates, equal
+// otherwise.
 constexpr int kSingleWalkPrefetch = 2;
 constexpr int kSingleWalkSlots = 4;
 constexpr int kWalksPrefetch = 1;
@@ -111,7 +113,7 @@ __device__ __forceinline__ void step_costs(const StepInputs<kCells>& in, uint32_
 // Streaming stores (st.global.cs): the volumes are read once, by the selection, long after, so
 // their lines are marked first to go from L2 and the cost rows the walks share stay longer. On
 // the H100: -1.8 % at 640x480 D128 and D256, -1.5 % at 1920x1080 D128, within +-0.4 % elsewhere
-// (tests/gpu/RESULTS.md, twenty-ninth run).
+// (docs/performance.md, ledger: streaming-stores).
 template <int kCells>
 __device__ __forceinline__ void store_bytes(uint8_t* out, const uint32_t (&cur)[kCells / 2]) {
   if constexpr (kCells == 2) {
@@ -138,7 +140,7 @@ struct PathWalk {
   uint32_t prev[kRegs];
   // The previous pixel's smallest L_r, held as a 16-bit pair (m * 0x10001: one swap-min before
   // the warp's reduction, one add for the jump) where that measured faster, as an int where it
-  // made the step slower (H200, tests/gpu/RESULTS.md, thirty-sixth run: 1920x1080 D128 1.998 ->
+  // made the step slower (H200, docs/performance.md, ledger: min-pair: 1920x1080 D128 1.998 ->
   // 1.925 ms and the adaptive P2 1-2 % faster, but D96's padded candidates 8 % slower and D256
   // 2-7 %, their clocked walks spilling more or scheduled worse).
   static constexpr bool kMinPair = kAdaptive || (!kPadded && kCells <= 4);
@@ -297,7 +299,7 @@ struct RowClock {
 // `length` steps. Independent walks in one warp overlap their dependent chains (the step of one
 // issues while another waits on its shuffle and reduction), and the walks of a vertical sense
 // run row by row in lockstep: at step n every downward walk of the frame reads cost row n, which
-// DRAM then delivers once for the three directions (measured in tests/gpu/RESULTS.md).
+// DRAM then delivers once for the three directions (docs/performance.md, ledger: clocked-walks).
 template <int kCells, bool kPadded, bool kAdaptive, int kWalks, int kPrefetch, int kSlots>
 __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStart (&starts)[kWalks],
                                            int length, int lane, RowClock clock = {nullptr, 0}) {
@@ -316,7 +318,7 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   // (H200: 1280x720 D256 1.531 -> 1.502 ms, with the adaptive P2 1.936 -> 1.820, 1920x1080 D256
   // 3.441 -> 3.386), and the row walks of padded candidates (1920x1080 D96 2.023 -> 1.98). The
   // clocked senses of up to 128 candidates were 5 % slower with it at 1920x1080 D128
-  // (tests/gpu/RESULTS.md, thirty-seventh run) and keep a store cursor, as the free walks, which
+  // (docs/performance.md, ledger: one-cursor) and keep a store cursor, as the free walks, which
   // load two steps ahead.
   constexpr bool kOneCursor = kPrefetch == 1 && (kCells == 8 || (kPadded && kWalks == 2));
   PathCursor<const uint8_t> load[kWalks];
@@ -358,9 +360,9 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   // A diagonal crosses a side once every `width` steps, so most groups of the vertical walks
   // cannot cross: with up to 128 candidates and a constant P2 those run unchecked (the countdowns
   // and the restart's selects made 53 instructions of a walk-step on sm_90, 44 without; on the
-  // H200, tests/gpu/RESULTS.md, thirty-fifth run: 1920x1080 D128 2.068 -> 1.987 ms, D96 2.177 ->
-  // 2.013). With 256 candidates (1280x720 2.6 % slower) and with the adaptive P2 (spills) every
-  // group is checked, counting down as before.
+  // H200, docs/performance.md, ledger: unchecked-groups: 1920x1080 D128 2.068 -> 1.987 ms, D96
+  // 2.177 -> 2.013). With 256 candidates (1280x720 2.6 % slower) and with the adaptive P2 (spills)
+  // every group is checked, counting down as before.
   constexpr bool kUncheckedGroups = kWraps && kCells <= 4 && !kAdaptive;
   // Moves walk j's cursor to the pixel of step `to`, checked or not; true where a path starts.
   auto move = [&](auto& cursor, int j, int to, auto checked) {
@@ -496,10 +498,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
 // two diagonals through it, wrapping around the sides. Registers are held so that a sense's blocks
 // and the horizontal ones are resident at once: 64 (8 blocks an SM), 72 for 128 unpadded
 // candidates (7 blocks, still room for 1920x1080's 750 blocks: no spills instead of 12 bytes,
-// 1920x1080 D128 1.925 -> 1.911 ms on the H200; the padded ones lost 0.5 % so, tests/gpu/RESULTS.md,
-// thirty-seventh run), 80 for 256 candidates and 96 with the adaptive P2. (With the kind read
+// 1920x1080 D128 1.925 -> 1.911 ms on the H200; the padded ones lost 0.5 % so, docs/performance.md,
+// ledger: regs72), 80 for 256 candidates and 96 with the adaptive P2. (With the kind read
 // from the launch the adaptive P2's walks fit 72 to 80 registers without spills, but then 1920x1080
-// takes the clocked schedule, 7 to 31 % slower there than the free one: same run.)
+// takes the clocked schedule, 7 to 31 % slower there than the free one; ledger: adaptive-clocked.)
 template <int kCells, bool kPadded, bool kAdaptive>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
                                   kAdaptive ? 5 : (kCells == 8 ? 6 : (kCells == 4 && !kPadded ? 7 : 8)))
@@ -545,10 +547,10 @@ void launch_tasks(Kernel kernel, PathCostArgs args, PathTasks tasks, cudaStream_
 
 // The clocked schedule: the downward walks, then the upward ones, each sense in one launch with
 // its row clock, and the horizontal walks beside them on the side stream. Measured on the H100
-// against the free schedule (tests/gpu/RESULTS.md): faster at 1920x1080 with 128 and 256
-// candidates and at 1280x720 with 256, slower with 64 candidates, at 640x480 (too few warps per
-// sense to fill the GPU in lockstep) and where a sense and the horizontal walks cannot all be
-// resident (3840x2160). kAuto follows those measurements; the clocks need every block of a
+// against the free schedule (docs/performance.md, ledger: clocked-walks): faster at 1920x1080 with
+// 128 and 256 candidates and at 1280x720 with 256, slower with 64 candidates, at 640x480 (too few
+// warps per sense to fill the GPU in lockstep) and where a sense and the horizontal walks cannot
+// all be resident (3840x2160). kAuto follows those measurements; the clocks need every block of a
 // sense resident at once, so where it cannot be the walks run free whatever was asked.
 template <int kCells, bool kPadded, bool kAdaptive>
 bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStream_t stream) {

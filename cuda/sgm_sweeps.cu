@@ -2,7 +2,7 @@
 // (issue 21): sgm_aggregation.cpp's L_r and winner_takes_all.cpp's decisions, bit for bit, for a
 // uniform range where every L_r fits a byte (sgm_path_costs_supported), without a path volume
 // per direction. An alternative form of FastSgm, taken only when asked: on the H200 it is slower
-// than the volumes form at every size measured (tests/gpu/RESULTS.md, thirtieth run).
+// than the volumes form at every size measured (docs/performance.md, ledger: sweeps-form).
 //
 // Why it was built: sgm_path_costs.cu stores each direction's L_r as a byte volume and the
 // selection reads all of them back, 16 bytes a cell (4.2 GB a frame at 1920x1080 D128). Here

@@ -103,8 +103,8 @@ void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int h
 // the spot, the right view's keys gathered), then the LR check. The same disparities, keys and
 // peaks as sgm_path_costs + select_disparity_from_path_costs, bit for bit. Supported where
 // sgm_path_costs is and every strip of a frame can be resident on this GPU at once. Measured
-// slower than the volumes on the H200 (tests/gpu/RESULTS.md, thirtieth run): FastSgm takes it only
-// when asked (STEREOVIEW_SGM_FORM=sweeps).
+// slower than the volumes on the H200 (docs/performance.md, ledger: sweeps-form): FastSgm takes it
+// only when asked (STEREOVIEW_SGM_FORM=sweeps).
 struct SgmSweepFrame {
   const uint8_t* costs;  // census_cost_volume_strided's padded volume
   const uint8_t* guide;  // left image (adaptive P2)

@@ -91,7 +91,7 @@ HostStreamTimes time_requests(StereoEngine& engine, const FrameRequest& request,
   // Warm-up frames stream as the timed ones do (two in flight), so that every buffer and pooled
   // result block the stream needs exists before timing: warmed one frame at a time, the stream
   // met its third result block in its timed frames (a page-locked allocation of 17 MB at
-  // 3840x2160, 0.3 ms a frame over 30 frames; tests/gpu/RESULTS.md, thirty-first run).
+  // 3840x2160, 0.3 ms a frame over 30 frames; docs/performance.md, ledger: stream-warmup).
   for (int i = 0; i < warmup; ++i) {
     engine.submit(request);
     if (engine.frames_in_flight() == 2) collect();
