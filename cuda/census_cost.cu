@@ -8,6 +8,7 @@
 #include "cuda/cuda_check.h"
 #include "cuda/current_device.h"
 #include "cuda/stages.h"
+#include "cuda/tuning.h"
 #include "src/core/census_cost.h"
 #include "src/core/error.h"
 #include "src/core/stereo_params.h"
@@ -78,21 +79,15 @@ __global__ void census_cost_volume_kernel(const CensusCode* __restrict__ left,
 // Wide frames take wide tiles: the staging (tile + count - 1 codes) and the barrier are paid once
 // for several groups a warp. Tiles of 32 pixels (a group a warp) spent about two thirds of their
 // instructions there (H200, 1920x1080 D128: 378 instructions a warp, 0.256 ms against 0.216 with
-// 128-pixel tiles; 3840x2160 0.961 against 0.773, and 0.749 with 256-pixel tiles). Each width
-// takes the tile that measured best for it (docs/performance.md, ledger: cost-tile-width): under
-// 1024 columns 32 pixels, whose 4x more blocks fill the GPU better (640x480 D256: 0.582 against
-// 0.595 ms a frame with 128); from 2048 columns 256 (at 1920x1080 and 1280x720, 256 lost to 128).
+// 128-pixel tiles). Each width takes the tile that measured best for it (cuda/tuning.h): under
+// 1024 columns 32 pixels, whose 4x more blocks fill the GPU better; from 2048 columns 256 (at
+// 1920x1080 and 1280x720, 256 lost to 128).
 //
 // The widest tiles, and the wide ones with up to 64 candidates (sm_80 and later), compute their
 // complete codes on the tensor cores instead (census_cost_tensor.cuh, chunk_costs below): no
 // population count at all, in chunks of 16 pixels by up to 128 candidates; a chunk with an
 // incomplete code, or the part of a chunk whose right pixels leave the complete stretch, takes the
 // scalar formulas word by word. Elsewhere that measured slower (launch_cost_tiles).
-constexpr int kNarrowTilePixels = 32;
-constexpr int kWideTilePixels = 128;
-constexpr int kWidestTilePixels = 256;
-constexpr int kWideTileMinWidth = 1024;
-constexpr int kWidestTileMinWidth = 2048;
 constexpr int kTileThreads = 256;
 // Staged slots before span index 0: the last real word of a pixel may read codes down to -3
 // (padding candidates, masked afterwards).
@@ -574,11 +569,10 @@ __global__ void __launch_bounds__(kTileThreads) census_cost_tile_kernel(const Ti
   cost_tile<kHalves, kTilePixels, 0>(args);
 }
 
-// Held to 48 registers, 5 blocks an SM (H200: faster than 64 registers and than no bound, despite
-// 16-32 bytes of spills in the 128-candidate chunks; docs/performance.md, ledger:
-// tensor-core-census).
+// Held to 48 registers, 5 blocks an SM: faster than 64 registers and than no bound, despite 16-32
+// bytes of spills in the 128-candidate chunks (cuda/tuning.h).
 template <int kHalves, int kTilePixels, int kCandidates>
-__global__ void __launch_bounds__(kTileThreads, kBinaryMma ? 5 : 1)
+__global__ void __launch_bounds__(kTileThreads, kBinaryMma ? kTensorTileBlocksPerSm : 1)
     census_cost_tensor_tile_kernel(const TileArgs args) {
   cost_tile<kHalves, kTilePixels, kCandidates>(args);
 }
@@ -640,15 +634,14 @@ void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
   SV_CUDA_CHECK_LAUNCH();
 }
 
-// Where the tensor cores pay (sm_80 and later), measured on the H200 (docs/performance.md,
-// ledger: tensor-core-census, tensor-subchunks), cost stage:
+// Where the tensor cores pay (sm_80 and later), measured on the H200 (cuda/tuning.h), cost stage:
 // - the widest tiles (frames from 2048 columns), in the widest chunk the stride holds (a chunk of
 //   128 candidates computes 144 columns for its 143, one of 32 48 for 47): 3840x2160 D64 / D128 /
 //   D256 0.408 / 0.658 / 1.181 ms against 0.554 / 0.751 / 1.240 for the scalar kernel;
-// - 128-pixel tiles (1024 to 2047 columns) with 33 to 64 candidates, in chunks of 64: 1920x1080
-//   D64 0.133 against 0.158. With 128 candidates they measured equal (0.218 against 0.217), with
-//   256 slower (0.390 against 0.347): their chunks of 128 reach past the left side of the image
-//   (9 of a row's 120 chunks at D128, 26 of 240 at D256) and those parts take the scalar formulas;
+// - 128-pixel tiles (1024 to 2047 columns) with 33 to 64 candidates, in chunks of 64. With 128
+//   candidates they measured equal (0.218 against 0.217), with 256 slower: their chunks of 128
+//   reach past the left side of the image (9 of a row's 120 chunks at D128, 26 of 240 at D256)
+//   and those parts take the scalar formulas;
 // - never the 32-pixel tiles (under 1024 columns): two chunks a tile leave warps idle, and
 //   640x480 D64 / D128 / D256 measured 14 to 42 % slower.
 bool device_has_binary_mma() { return current_device().compute_major >= 8; }
@@ -661,8 +654,8 @@ void launch_cost_tiles(const TileArgs& args, int height, cudaStream_t stream) {
   } else if (!device_has_binary_mma()) {
     launch_cost_tiles<kHalves, kTilePixels, 0>(args, height, stream);
   } else if constexpr (kTilePixels == kWideTilePixels) {
-    if (stride == 64) {
-      launch_cost_tiles<kHalves, kTilePixels, 64>(args, height, stream);
+    if (stride == kWideTileTensorStride) {
+      launch_cost_tiles<kHalves, kTilePixels, kWideTileTensorStride>(args, height, stream);
     } else {
       launch_cost_tiles<kHalves, kTilePixels, 0>(args, height, stream);
     }

@@ -289,7 +289,6 @@ struct CudaEngine::Impl {
     const bool confidence_inputs = final_level && wants_confidence(params);
     frame.peaks = confidence_inputs ? peaks.data() : nullptr;
     frame.right_view = confidence_inputs ? right_disparity.data() : nullptr;
-    frame.keep_path_volumes = final_level && probe != nullptr && probe->active();
     fast.run(frame, stream, *events, prefix);
     if (final_level && probe != nullptr) {
       const size_t stride = FastSgm::cells_per_pixel(range.count);

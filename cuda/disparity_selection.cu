@@ -26,6 +26,7 @@
 #include "cuda/selection_keys.cuh"
 #include "cuda/warp_min.cuh"
 #include "cuda/stages.h"
+#include "cuda/tuning.h"
 #include "src/core/disparity.h"
 #include "src/core/error.h"
 
@@ -55,8 +56,9 @@ struct PathCostSum {
 
   static constexpr int kWords = (kCells + 3) / 4;
   // The next pixel's cells loaded while this one is decided: with 8 directions, or 64 candidates
-  // (few registers a pixel either way; measured below).
-  static constexpr bool kLoadAhead = kDirections == 8 || kCells == 2;
+  // (few registers a pixel either way; measured below and in cuda/tuning.h).
+  static constexpr bool kLoadAhead =
+      kDirections == kLoadAheadDirections || kCells == kLoadAheadCells;
   struct Raw {
     uint32_t w[kDirections][kWords];
   };
@@ -112,7 +114,7 @@ struct Cost16Volume {
   const uint16_t* volume;
   int width;
 
-  static constexpr bool kLoadAhead = false;  // no gain: bm-sad 1080p D128 0.961 ms either way
+  static constexpr bool kLoadAhead = kCost16LoadAhead;  // no gain (cuda/tuning.h)
   struct Raw {
     uint32_t pairs[kCells / 2];
   };

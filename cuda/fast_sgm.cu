@@ -1,8 +1,5 @@
 #include "cuda/fast_sgm.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "cuda/confidence_stages.h"
 #include "cuda/cuda_check.h"
 #include "cuda/stages.h"
@@ -16,47 +13,6 @@ bool FastSgm::supports(int width, int count, const SgmSettings& sgm) {
 
 size_t FastSgm::cells_per_pixel(int count) {
   return static_cast<size_t>(32) * sgm_path_cells_per_lane(count);
-}
-
-FastSgm::Form FastSgm::default_form() {
-  const char* form = std::getenv("STEREOVIEW_SGM_FORM");
-  if (form != nullptr && std::strcmp(form, "volumes") == 0) return Form::kVolumes;
-  if (form != nullptr && std::strcmp(form, "sweeps") == 0) return Form::kSweeps;
-  return Form::kAuto;
-}
-
-bool FastSgm::uses_sweeps(const Frame& f) const {
-  if (form_ != Form::kSweeps || f.keep_path_volumes) return false;
-  return sgm_sweeps_supported(f.width, f.height, f.count, f.sgm);
-}
-
-void FastSgm::run_sweeps(const Frame& f, cudaStream_t stream, StageEvents& events, const std::string& prefix) {
-  const size_t pixels = static_cast<size_t>(f.width) * f.height;
-  const size_t stride = cells_per_pixel(f.count);
-  costs_.reserve(pixels * stride);
-  volumes_.reserve(sgm_sweeps_volume_bytes(f.width, f.height, f.count));
-  sweep_scratch_.reserve(sgm_sweeps_scratch_bytes(f.width, f.count, f.sgm));
-  right_view_keys_.reserve(pixels);
-  write_costs(f, stream, events, prefix);
-  const SgmSweepFrame sweep{costs_.data(), f.guide, f.width, f.height, f.base, f.count, f.sgm, f.wta,
-                            f.lr_check, f.lr_max_diff, right_view_keys_.data(), f.disparity_fixed,
-                            f.peaks, nullptr, volumes_.data(), sweep_scratch_.data()};
-  // The keys' clearing runs beside the walks. The horizontal walks run before the down sweep: beside
-  // it they took both longer than one after the other (H200, 1920x1080 D128: 1.85 against 1.49 ms).
-  if (f.lr_check) clear_right_view_keys(right_view_keys_.data(), pixels, side_.fork(stream));
-  events.begin(prefix + "sgm-horizontal");
-  sgm_sweep_horizontal(sweep, stream);
-  events.end();
-  events.begin(prefix + "sgm-down");
-  sgm_sweep_down(sweep, stream);
-  if (f.lr_check) side_.join(stream);
-  events.end();
-  events.begin(prefix + (f.lr_check ? "sgm-up+wta+lr" : "sgm-up+wta"));
-  sgm_sweep_up(sweep, stream);
-  if (f.lr_check && f.right_view != nullptr) {
-    right_view_from_keys(right_view_keys_.data(), f.width, f.height, f.base, f.right_view, stream);
-  }
-  events.end();
 }
 
 void FastSgm::write_costs(const Frame& f, cudaStream_t stream, StageEvents& events, const std::string& prefix) {
@@ -74,7 +30,6 @@ void FastSgm::write_costs(const Frame& f, cudaStream_t stream, StageEvents& even
 }
 
 void FastSgm::run(const Frame& f, cudaStream_t stream, StageEvents& events, const std::string& prefix) {
-  if (uses_sweeps(f)) return run_sweeps(f, stream, events, prefix);
   const size_t pixels = static_cast<size_t>(f.width) * f.height;
   const size_t stride = cells_per_pixel(f.count);
   costs_.reserve(pixels * stride);

@@ -16,24 +16,16 @@
 namespace sv::cuda {
 
 // Census-SGM and rank-SGM for a uniform search range: the CPU reference's disparities, bit for
-// bit, in one of two forms:
-// - volumes (the default): 8-bit path costs, one volume per direction (sgm_path_costs.cu), and
-//   the fused selection over them (disparity_selection.cu).
-// - sweeps (sgm_sweeps.cu): two sweeps over the rows with S summed on chip and the selection in
-//   the second; no volume per direction (issue 21). Measured on the H200 it is slower than the
-//   volumes at every size (1920x1080 D128: 3.25 against 2.18 ms a frame; docs/performance.md,
-//   ledger: sweeps-form): each row costs the strips a barrier and a chain of dependent steps. It
-//   runs only when asked (set_form, or STEREOVIEW_SGM_FORM=sweeps), and never where the pixel probe
-//   reads the per-direction path costs (Frame::keep_path_volumes) or the GPU cannot hold every
-//   strip of the frame at once (then the volumes run).
-// It owns the padded cost volume, the path volumes (or the sweeps' partial S and horizontal
-// volumes in the same memory), the right-view keys and the sweeps' scratch, grown once.
+// bit, from 8-bit path costs, one volume per direction (sgm_path_costs.cu), and the fused
+// selection over them (disparity_selection.cu).
+// It owns the padded cost volume, the path volumes and the right-view keys, grown once.
 //
 // Measured on the H100 (docs/performance.md, ledger: row-bands-l2): a schedule in bands of rows
 // that kept each band's costs and up-going path costs in L2 was correct but no faster (equal at
-// 1920x1080 D256, 18 % slower at D128: its many small launches and short paths cost what the saved
-// traffic gained). What paid instead is the clocked schedule of sgm_path_costs (kAuto picks it for
-// large frames), for which this class owns the row clocks and the side stream.
+// 1920x1080 D256, 18 % slower at D128: its many small launches and short paths cost what the
+// saved traffic gained).
+// What paid instead is the clocked schedule of sgm_path_costs (kAuto picks it for large frames),
+// for which this class owns the row clocks and the side stream.
 class FastSgm {
  public:
   FastSgm() = default;
@@ -63,22 +55,14 @@ class FastSgm {
     // the right view in fixed point.
     float2* peaks = nullptr;
     int16_t* right_view = nullptr;
-    // The pixel probe reads path_volumes() afterwards: take the volumes form.
-    bool keep_path_volumes = false;
   };
-  enum class Form { kAuto, kSweeps, kVolumes };
-  // kAuto (the default) is the volumes form, the faster one measured. The environment variable
-  // STEREOVIEW_SGM_FORM=volumes or =sweeps sets the default of new objects, for A/B measurements.
-  void set_form(Form form) { form_ = form; }
-  // Whether the frame would run as sweeps.
-  bool uses_sweeps(const Frame& frame) const;
 
   // Queues the frame on `stream`, recording stages as prefix + "cost" / "sgm" / ... in `events`.
   void run(const Frame& frame, cudaStream_t stream, StageEvents& events, const std::string& prefix);
 
-  // The last frame's volumes (of the volumes form), for the pixel probe (cuda/pixel_probe.h): the
-  // matching costs and the path costs, one volume of pixels * cells_per_pixel(count) bytes per
-  // direction, each pixel's candidates first in its cells.
+  // The last frame's volumes, for the pixel probe (cuda/pixel_probe.h): the matching costs and
+  // the path costs, one volume of pixels * cells_per_pixel(count) bytes per direction, each
+  // pixel's candidates first in its cells.
   static size_t cells_per_pixel(int count);
   const uint8_t* costs() const { return costs_.data(); }
   const uint8_t* path_volumes() const { return volumes_.data(); }
@@ -88,14 +72,10 @@ class FastSgm {
   DeviceBuffer<uint8_t> volumes_;  // one path volume per direction
   DeviceBuffer<uint32_t> right_view_keys_;
   DeviceBuffer<unsigned> row_clocks_;  // sgm_path_costs' clocked schedule
-  DeviceBuffer<uint8_t> sweep_scratch_;
   SideStream side_;
   PathBlockOrder block_order_;  // the free schedule's launch order, one table per frame shape
-  Form form_ = default_form();
 
-  static Form default_form();
   void write_costs(const Frame& frame, cudaStream_t stream, StageEvents& events, const std::string& prefix);
-  void run_sweeps(const Frame& frame, cudaStream_t stream, StageEvents& events, const std::string& prefix);
 };
 
 }  // namespace sv::cuda

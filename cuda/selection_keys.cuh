@@ -4,9 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
-// The pieces of the fused disparity selection that every cost layout shares
-// (disparity_selection.cu, sgm_sweeps.cu): candidate keys, the subpixel offset and the cost limit,
-// exactly as winner_takes_all.cpp decides.
+// The pieces of the fused disparity selection (disparity_selection.cu) that other kernels share:
+// candidate keys, the subpixel offset and the cost limit, exactly as winner_takes_all.cpp decides.
 namespace sv::cuda {
 
 // Keys order candidates by cost, then by k (the reference's tie rule): cost << 8 | k, below

@@ -35,6 +35,7 @@
 #include "cuda/sm_limits.cuh"
 #include "cuda/warp_min.cuh"
 #include "cuda/stages.h"
+#include "cuda/tuning.h"
 #include "src/core/error.h"
 
 namespace sv::cuda {
@@ -47,15 +48,9 @@ constexpr unsigned kFullMask = 0xffffffffu;
 constexpr uint32_t kUnavailable = 0x3FFF;
 constexpr uint32_t kUnavailablePair = kUnavailable * 0x10001u;
 // Steps loaded ahead, and the slots their loads go to (more slots than steps ahead, so that a
-// load never targets the slot the current step reads: see walk_paths). A warp with one walk loads
-// 2 steps ahead into 4 slots; warps with several walks overlap their walks instead and load 1
-// ahead into 2 (registers). Measured on the H100 against 4 and 2 steps ahead into as many slots
-// (docs/performance.md, ledger: spare-slot-loads): 1-3.5 % faster with 64 candidates, equal
-// otherwise.
-constexpr int kSingleWalkPrefetch = 2;
-constexpr int kSingleWalkSlots = 4;
-constexpr int kWalksPrefetch = 1;
-constexpr int kWalksSlots = 2;
+// load never targets the slot the current step reads: see walk_paths): a warp with one walk loads
+// kSingleWalkPrefetch steps ahead into kSingleWalkSlots; warps with several walks overlap their
+// walks instead and load kWalksPrefetch ahead into kWalksSlots registers (cuda/tuning.h).
 
 struct PathTasks {
   int begin, end;  // the tasks of this launch
@@ -140,10 +135,9 @@ struct PathWalk {
   uint32_t prev[kRegs];
   // The previous pixel's smallest L_r, held as a 16-bit pair (m * 0x10001: one swap-min before
   // the warp's reduction, one add for the jump) where that measured faster, as an int where it
-  // made the step slower (H200, docs/performance.md, ledger: min-pair: 1920x1080 D128 1.998 ->
-  // 1.925 ms and the adaptive P2 1-2 % faster, but D96's padded candidates 8 % slower and D256
-  // 2-7 %, their clocked walks spilling more or scheduled worse).
-  static constexpr bool kMinPair = kAdaptive || (!kPadded && kCells <= 4);
+  // made the step slower: padded candidates and 256 candidates, their clocked walks spilling more
+  // or scheduled worse (cuda/tuning.h).
+  static constexpr bool kMinPair = kAdaptive || (!kPadded && kCells <= kMinPairMaxUnpaddedCells);
   uint32_t prev_min_pair = 0;  // kMinPair
   int prev_min = 0;            // !kMinPair
   int prev_guide = 0;
@@ -269,14 +263,15 @@ struct WalkStart {
 // (Nsight Compute on the H100 at 1920x1080 D128: 1.71 GB of cost reads free, 1.05 GB clocked).
 // A warp that finished chunk n waits until every warp of its sense finished chunk n - slack.
 // Only used when every warp of the sense can be resident at once, so a wait always ends.
-// The rows a sense spreads over must fit L2 beside the write traffic: 64-row chunks and a slack
-// of one measured best with up to 128 candidates, 32 rows and two with 256 (twice the bytes a row).
+// The rows a sense spreads over must fit L2 beside the write traffic: shorter chunks with 256
+// candidates, twice the bytes a row (cuda/tuning.h).
 template <int kCells>
 struct ClockShape {
-  static constexpr int kRows = kCells == 8 ? 32 : 64;
-  static constexpr int kSlack = kCells == 8 ? 2 : 1;
+  static constexpr int kRows = kCells == 8 ? kClockRows256 : kClockRows;
+  static constexpr int kSlack = kCells == 8 ? kClockSlack256 : kClockSlack;
 };
-constexpr int kFewestClockRows = 32;  // sizes the clock buffer for every shape
+// Sizes the clock buffer for every shape.
+constexpr int kFewestClockRows = kClockRows256 < kClockRows ? kClockRows256 : kClockRows;
 
 struct RowClock {
   unsigned* done;  // per chunk: warps that finished it; nullptr: the warps run free
@@ -314,13 +309,12 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   Walk walk[kWalks];
   // One cursor a walk where that measured faster (a step stores its L_r at the cursor plus a
   // fixed distance, its direction's volume less the cost volume, before the cursor moves on and
-  // loads the next step's costs): the clocked walks of 256 candidates, whose spills it took away
-  // (H200: 1280x720 D256 1.531 -> 1.502 ms, with the adaptive P2 1.936 -> 1.820, 1920x1080 D256
-  // 3.441 -> 3.386), and the row walks of padded candidates (1920x1080 D96 2.023 -> 1.98). The
-  // clocked senses of up to 128 candidates were 5 % slower with it at 1920x1080 D128
-  // (docs/performance.md, ledger: one-cursor) and keep a store cursor, as the free walks, which
-  // load two steps ahead.
-  constexpr bool kOneCursor = kPrefetch == 1 && (kCells == 8 || (kPadded && kWalks == 2));
+  // loads the next step's costs): the clocked walks of 256 candidates, whose spills it took away,
+  // and the row walks of padded candidates (cuda/tuning.h). The clocked senses of up to 128
+  // candidates were slower with it and keep a store cursor, as the free walks, which load two
+  // steps ahead.
+  constexpr bool kOneCursor =
+      kPrefetch == 1 && (kCells == kOneCursorCells || (kPadded && kWalks == 2));
   PathCursor<const uint8_t> load[kWalks];
   PathCursor<uint8_t> store[kWalks];
   ptrdiff_t to_store[kWalks];  // kOneCursor: store address less load address
@@ -359,11 +353,10 @@ __device__ __forceinline__ void walk_paths(const PathCostArgs& a, const WalkStar
   StepInputs<kCells> ahead[kWalks][kSlots];
   // A diagonal crosses a side once every `width` steps, so most groups of the vertical walks
   // cannot cross: with up to 128 candidates and a constant P2 those run unchecked (the countdowns
-  // and the restart's selects made 53 instructions of a walk-step on sm_90, 44 without; on the
-  // H200, docs/performance.md, ledger: unchecked-groups: 1920x1080 D128 2.068 -> 1.987 ms, D96
-  // 2.177 -> 2.013). With 256 candidates (1280x720 2.6 % slower) and with the adaptive P2 (spills)
-  // every group is checked, counting down as before.
-  constexpr bool kUncheckedGroups = kWraps && kCells <= 4 && !kAdaptive;
+  // and the restart's selects made 53 instructions of a walk-step on sm_90, 44 without;
+  // cuda/tuning.h). With 256 candidates and with the adaptive P2 (spills) every group is checked,
+  // counting down as before.
+  constexpr bool kUncheckedGroups = kWraps && kCells <= kUncheckedGroupsMaxCells && !kAdaptive;
   // Moves walk j's cursor to the pixel of step `to`, checked or not; true where a path starts.
   auto move = [&](auto& cursor, int j, int to, auto checked) {
     constexpr bool kChecked = decltype(checked)::value;
@@ -496,15 +489,18 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
 // directions of a row; [height, height + width), the downward directions of a column slot; the
 // next width tasks, the upward ones. A slot's warp walks the vertical path of its column and the
 // two diagonals through it, wrapping around the sides. Registers are held so that a sense's blocks
-// and the horizontal ones are resident at once: 64 (8 blocks an SM), 72 for 128 unpadded
-// candidates (7 blocks, still room for 1920x1080's 750 blocks: no spills instead of 12 bytes,
-// 1920x1080 D128 1.925 -> 1.911 ms on the H200; the padded ones lost 0.5 % so, docs/performance.md,
-// ledger: regs72), 80 for 256 candidates and 96 with the adaptive P2. (With the kind read
-// from the launch the adaptive P2's walks fit 72 to 80 registers without spills, but then 1920x1080
-// takes the clocked schedule, 7 to 31 % slower there than the free one; ledger: adaptive-clocked.)
+// and the horizontal ones are resident at once (cuda/tuning.h): 64 (8 blocks an SM), 72 for 128
+// unpadded candidates (7 blocks, still room for 1920x1080's 750 blocks: no spills instead of 12
+// bytes; the padded ones lost 0.5 % so), 80 for 256 candidates and 96 with the adaptive P2. (With
+// the kind read from the launch the adaptive P2's walks fit 72 to 80 registers without spills,
+// but then 1920x1080 takes the clocked schedule, 7 to 31 % slower there than the free one.)
 template <int kCells, bool kPadded, bool kAdaptive>
-__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
-                                  kAdaptive ? 5 : (kCells == 8 ? 6 : (kCells == 4 && !kPadded ? 7 : 8)))
+__global__ void __launch_bounds__(
+    kWarpsPerBlock * kWarpSize,
+    kAdaptive ? kClockedBlocksPerSmAdaptive
+              : (kCells == 8 ? kClockedBlocksPerSm256
+                             : (kCells == 4 && !kPadded ? kClockedBlocksPerSm128Unpadded
+                                                        : kClockedBlocksPerSm)))
     sgm_clocked_walks_kernel(PathCostArgs a) {
   const int lane = threadIdx.x % kWarpSize;
   int task = a.tasks.begin + static_cast<int>(blockIdx.x) * kWarpsPerBlock +
@@ -513,9 +509,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize,
   // A launch holds one kind of task (launch_clocked). Read from its range, the kind is uniform
   // across the grid and the compiler keeps what follows from it in uniform registers: with one
   // cursor (256 candidates, padded rows) that is what kept the adaptive P2's 256-candidate walks
-  // from spilling 32 to 44 bytes; the unpadded walks of up to 128 candidates measured 0.3 %
-  // slower that way (1920x1080 D128) and read it from each task.
-  constexpr bool kUniformKind = kCells == 8 || kPadded;
+  // from spilling 32 to 44 bytes; the unpadded walks of up to 128 candidates measured slower that
+  // way and read it from each task (cuda/tuning.h).
+  constexpr bool kUniformKind = kCells == kUniformKindCells || kPadded;
   if (kUniformKind ? a.tasks.end <= a.height : task < a.height) {
     const WalkStart starts[2] = {{0, 0, task}, {1, a.width - 1, task}};
     walk_paths<kCells, kPadded, kAdaptive, 2, kWalksPrefetch, kWalksSlots>(a, starts, a.width,
@@ -547,11 +543,11 @@ void launch_tasks(Kernel kernel, PathCostArgs args, PathTasks tasks, cudaStream_
 
 // The clocked schedule: the downward walks, then the upward ones, each sense in one launch with
 // its row clock, and the horizontal walks beside them on the side stream. Measured on the H100
-// against the free schedule (docs/performance.md, ledger: clocked-walks): faster at 1920x1080 with
-// 128 and 256 candidates and at 1280x720 with 256, slower with 64 candidates, at 640x480 (too few
-// warps per sense to fill the GPU in lockstep) and where a sense and the horizontal walks cannot
-// all be resident (3840x2160). kAuto follows those measurements; the clocks need every block of a
-// sense resident at once, so where it cannot be the walks run free whatever was asked.
+// against the free schedule (docs/performance.md, ledger: clocked-walks): faster at 1920x1080
+// with 128 and 256 candidates and at 1280x720 with 256, slower with 64 candidates, at 640x480
+// (too few warps per sense to fill the GPU in lockstep) and where a sense and the horizontal
+// walks cannot all be resident (3840x2160). kAuto follows those measurements (cuda/tuning.h); the clocks need every
+// block of a sense resident at once, so where it cannot be the walks run free whatever was asked.
 template <int kCells, bool kPadded, bool kAdaptive>
 bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStream_t stream) {
   if (args.paths != 8 || scheduling.row_clocks == nullptr || scheduling.side == nullptr ||
@@ -569,8 +565,11 @@ bool launch_clocked(PathCostArgs args, const PathScheduling& scheduling, cudaStr
   const long row_blocks = (h + kWarpsPerBlock - 1) / kWarpsPerBlock;
   if (sense_blocks > resident) return false;
   if (scheduling.schedule == PathSchedule::kAuto) {
-    const bool fills = kCells >= 4 && sense_blocks >= (kCells == 8 ? 2L : 3L) * sms &&
-                       sense_blocks + row_blocks <= resident;
+    const bool fills =
+        kCells >= kClockedMinCells &&
+        sense_blocks >=
+            (kCells == 8 ? kClockedMinSenseBlocksPerSm256 : kClockedMinSenseBlocksPerSm) * sms &&
+        sense_blocks + row_blocks <= resident;
     const bool spills_l2 = static_cast<double>(w) * h * kWarpSize * kCells > l2_bytes;
     if (!fills || !spills_l2) return false;
   }

@@ -97,38 +97,6 @@ void sgm_path_costs(const uint8_t* costs, const uint8_t* guide, int width, int h
                     int count, const SgmSettings& settings, uint8_t* path_costs,
                     cudaStream_t stream, const PathScheduling& scheduling);
 
-// sgm_sweeps.cu — the same SGM and fused selection without a volume per direction: the horizontal
-// walks into two byte volumes, a down sweep (vertical and downward diagonals, summed into a 16-bit
-// partial S) and an up sweep (the upward directions, S completed and the disparity selected on
-// the spot, the right view's keys gathered), then the LR check. The same disparities, keys and
-// peaks as sgm_path_costs + select_disparity_from_path_costs, bit for bit. Supported where
-// sgm_path_costs is and every strip of a frame can be resident on this GPU at once. Measured
-// slower than the volumes on the H200 (docs/performance.md, ledger: sweeps-form): FastSgm takes it
-// only when asked (STEREOVIEW_SGM_FORM=sweeps).
-struct SgmSweepFrame {
-  const uint8_t* costs;  // census_cost_volume_strided's padded volume
-  const uint8_t* guide;  // left image (adaptive P2)
-  int width, height, base, count;
-  SgmSettings sgm;
-  WtaSettings wta;
-  bool lr_check;
-  int lr_max_diff;
-  uint32_t* right_view_keys;  // width * height, cleared (clear_right_view_keys) before the up sweep
-  int16_t* disparity_fixed;   // out
-  float2* peaks;              // optional: the confidence's cost peaks
-  uint16_t* sums;             // optional: S itself, padded like the costs (tests)
-  uint8_t* volumes;           // sgm_sweeps_volume_bytes
-  uint8_t* scratch;           // sgm_sweeps_scratch_bytes
-};
-bool sgm_sweeps_supported(int width, int height, int count, const SgmSettings& settings);
-size_t sgm_sweeps_volume_bytes(int width, int height, int count);
-size_t sgm_sweeps_scratch_bytes(int width, int count, const SgmSettings& settings);
-// In this order on one stream: the horizontal walks, the down sweep, the up sweep with the
-// selection and the LR check.
-void sgm_sweep_horizontal(const SgmSweepFrame& frame, cudaStream_t stream);
-void sgm_sweep_down(const SgmSweepFrame& frame, cudaStream_t stream);
-void sgm_sweep_up(const SgmSweepFrame& frame, cudaStream_t stream);
-
 // census_cost.cu — the volume of the fast SGM: a padded candidate stride (a multiple of 32;
 // uniform range; padding cells hold kMaxMatchCost), for codes of a window with `window_bits`
 // comparison bits.

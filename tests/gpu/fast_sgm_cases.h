@@ -1,7 +1,7 @@
 #pragma once
 
-// The cases of the fast census-SGM's GPU tests (fast_sgm_test.cpp: the volumes form,
-// sgm_sweeps_test.cpp: the sweeps form), their view pairs and their CPU reference.
+// The cases of the fast census-SGM's GPU tests (fast_sgm_test.cpp), their view pairs and their
+// CPU reference.
 #include <algorithm>
 #include <ostream>
 
@@ -28,7 +28,7 @@ struct FastCase {
   int uniqueness;
   bool subpixel;
   bool lr;
-  // How the volumes form's path walks run (the same results either way): clocked by default, so
+  // How the path walks run (the same results either way): clocked by default, so
   // that the small cases cover the clocks that only full-size frames get automatically.
   cuda::PathSchedule schedule = cuda::PathSchedule::kClocked;
 
