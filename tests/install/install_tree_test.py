@@ -7,7 +7,10 @@ setting pointing at the tree:
 - `stereoview --headless --frames 2 --out out/x` writes its PFM and PNG files;
 - `stereoview-viewer --frames 2 --screenshot` under an Xvfb of its own (skipped without Xvfb)
   reads the installed shaders: it runs, and with the installed view.frag made invalid it fails
-  naming that file, so it is the installed copy that was read, not the source tree's.
+  naming that file, so it is the installed copy that was read, not the source tree's;
+- the Python module (when built) lands where Debian's python3 looks under that prefix
+  (site.getsitepackages: lib/python3.X/dist-packages for a prefix other than /usr), and
+  `python3 -m stereoview` runs from there with only that folder added to the path.
 
 Usage: install_tree_test.py --build DIR   (exit 0 when all holds; prints what failed)
 """
@@ -39,6 +42,27 @@ def start_xvfb():
         process.kill()
         process.wait()
     return None, None
+
+
+def python_module_problems(prefix, cwd, env):
+    """What is wrong with the installed Python module's place (nothing when none was built)."""
+    import site
+    found = [root for root, _, files in os.walk(prefix)
+             if any(f.startswith("_stereoview") for f in files)]
+    if not found:
+        print("note: this build has no Python module; its check is skipped")
+        return []
+    folder = os.path.dirname(found[0])  # the folder that holds the stereoview package
+    if folder not in site.getsitepackages([prefix]) or "/python3/" in folder + "/":
+        # lib/python3/dist-packages is on python3's path only under /usr itself.
+        return [f"the Python module went to {folder}, where Debian's python3 does not look for "
+                f"the prefix {prefix} (its places: {site.getsitepackages([prefix])})"]
+    result = subprocess.run([sys.executable, "-c", "import stereoview; print(stereoview.__file__)"],
+                            cwd=cwd, env={**env, "PYTHONPATH": folder}, capture_output=True,
+                            text=True, timeout=60)
+    if result.returncode != 0 or not result.stdout.startswith(folder):
+        return [f"import stereoview from {folder} failed: {result.stderr.strip()[-300:]}"]
+    return []
 
 
 def main():
@@ -76,6 +100,8 @@ def main():
         written = sorted(os.listdir(os.path.join(elsewhere, "out/x"))) if result.returncode == 0 else []
         if sum(n.endswith(".pfm") for n in written) != 2 or sum(n.endswith(".png") for n in written) != 2:
             problems.append(f"stereoview --out wrote {written}: {result.stderr.strip()}")
+
+        problems += python_module_problems(prefix, elsewhere, env)
 
         viewer = os.path.join(prefix, "bin", "stereoview-viewer")
         if not os.path.exists(viewer):
