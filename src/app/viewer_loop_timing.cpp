@@ -41,9 +41,13 @@ ViewerLoopTimes time_viewer_loop(const EngineFactory& factory, const std::string
     queue.close();
   });
   ViewerLoopTimes times;
-  int64_t seen = 0, first_sequence = 0;
-  Clock::time_point first_timed, last_timed;
+  int64_t seen = 0;
+  // The rate counts the frames published after the newest warm-up frame seen (or the start):
+  // take_latest() may skip frames, and a loaded machine may show one timed frame alone, whose
+  // rate would otherwise be unknown.
   auto last_progress = Clock::now();
+  Clock::time_point reference_time = last_progress, last_timed = last_progress;
+  int64_t reference_sequence = 0;
   std::string error;
   // take_latest() keeps only the newest result, so polling often sees (nearly) every frame.
   while (seen < total) {
@@ -53,11 +57,10 @@ ViewerLoopTimes time_viewer_loop(const EngineFactory& factory, const std::string
       if (frame->sequence > warmup) {
         times.host_ms.push_back(frame->host_ms);
         times.copy_ms.push_back(frame->result.timings.host_copy_ms);
-        if (times.host_ms.size() == 1) {
-          first_timed = last_progress;
-          first_sequence = frame->sequence;
-        }
         last_timed = last_progress;
+      } else {
+        reference_time = last_progress;
+        reference_sequence = frame->sequence;
       }
       continue;
     }
@@ -76,10 +79,10 @@ ViewerLoopTimes time_viewer_loop(const EngineFactory& factory, const std::string
   feeder.join();
   processing.stop();
   if (!error.empty()) throw RuntimeError("bench --viewer-loop: " + error);
-  const double seconds = std::chrono::duration<double>(last_timed - first_timed).count();
-  if (times.host_ms.size() > 1 && seconds > 0.0) {
-    // The frames published between the first and the last timed one, seen or not.
-    times.frames_per_second = static_cast<double>(total - first_sequence) / seconds;
+  const double seconds = std::chrono::duration<double>(last_timed - reference_time).count();
+  if (!times.host_ms.empty() && seconds > 0.0) {
+    // The frames published after the reference, seen or not.
+    times.frames_per_second = static_cast<double>(total - reference_sequence) / seconds;
   }
   return times;
 }
