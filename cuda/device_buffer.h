@@ -2,12 +2,21 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "cuda/cuda_check.h"
 
 namespace sv::cuda {
+
+// The bytes every DeviceBuffer of this process holds: the engines' own device memory, which a
+// test can hold against the frame estimate whatever other processes take from the same GPU.
+inline std::atomic<uint64_t>& device_buffer_bytes() {
+  static std::atomic<uint64_t> bytes{0};
+  return bytes;
+}
 
 // Device memory that only grows: reserve() reallocates when more is needed and otherwise keeps
 // the allocation, so steady-state frames allocate nothing.
@@ -35,6 +44,7 @@ class DeviceBuffer {
     release();
     SV_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
     capacity_ = count;
+    device_buffer_bytes() += count * sizeof(T);
   }
 
   T* data() { return data_; }
@@ -43,7 +53,10 @@ class DeviceBuffer {
 
  private:
   void release() {
-    if (data_) cudaFree(data_);
+    if (data_) {
+      cudaFree(data_);
+      device_buffer_bytes() -= capacity_ * sizeof(T);
+    }
     data_ = nullptr;
     capacity_ = 0;
   }
