@@ -171,7 +171,7 @@ CliOptions parse_source_flags(const std::vector<std::string>& flags) {
   static const char* const kSourceFlags[] = {
       "--source", "--left", "--right", "--sbs", "--tb", "--camera", "--uvc", "--dataset",
       "--list-cameras", "--camera-size", "--camera-fps", "--camera-format", "--exposure", "--gain",
-      "--calib", "--rectify-alpha", "--swap-views", "--loop", "--realtime"};
+      "--calib", "--calib-unit", "--rectify-alpha", "--swap-views", "--loop", "--realtime"};
   std::vector<const char*> argv = {"stereoview"};
   for (const std::string& arg : flags) {
     if (arg.rfind("--", 0) == 0) {
