@@ -7,7 +7,7 @@
 #include "src/app/synthetic_source.h"
 #include "src/core/error.h"
 #include "src/io/image_sequence_source.h"
-#include "src/io/stereo_rectifier.h"
+#include "src/io/depth_geometry.h"
 #include "src/io/video_file_reader.h"
 
 namespace sv {
@@ -115,14 +115,17 @@ OpenedSource open_source(const SourceChoice& choice, const SyntheticSceneConfig&
   const std::string& calib = choice.options.calib_path;
   if (choice.kind != SourceKind::Synthetic && !calib.empty()) {
     // Q at this size, as the rectifying source built it (the raw view uses it for depth too).
-    const StereoRectifier rectifier(load_stereo_calibration(calib), opened.first->left.width(),
-                                    opened.first->left.height(), choice.options.rectify_alpha,
-                                    choice.options.swap_views);
-    opened.geometry = rectifier.geometry();
-    char text[160];
-    std::snprintf(text, sizeof text, "f %.1f px, baseline %.4g (units of T) from %s",
-                  opened.geometry->focal_length_px, opened.geometry->baseline, calib.c_str());
-    opened.calibration_summary = text;
+    const DepthGeometry depth = rectified_depth_geometry(
+        calib, choice.options.calib_unit, opened.first->left.width(), opened.first->left.height(),
+        choice.options.rectify_alpha, choice.options.swap_views);
+    if (!depth.warning.empty()) post_notice(notices, depth.warning);
+    opened.geometry = depth.geometry;
+    if (opened.geometry) {
+      char text[160];
+      std::snprintf(text, sizeof text, "f %.1f px, baseline %.4g m from %s",
+                    opened.geometry->focal_length_px, opened.geometry->baseline, calib.c_str());
+      opened.calibration_summary = text;
+    }
   }
   return opened;
 }

@@ -49,8 +49,10 @@ CliOptions cli_options_for(const SourceChoice& choice);
 struct OpenedSource {
   std::unique_ptr<FrameSource> source;
   std::optional<StereoPair> first;
-  std::optional<StereoGeometry> geometry;  // from the calibration's Q at the source's size
-  std::string calibration_summary;         // e.g. "f 700.0 px, baseline 0.12 (calib.yaml Q)"
+  // From the rectified views' Q at the source's size, baseline in metres (depth_geometry.h);
+  // nullopt when the calibration's unit is unknown and metres do not fit (a notice says so).
+  std::optional<StereoGeometry> geometry;
+  std::string calibration_summary;  // e.g. "f 700.0 px, baseline 0.12 m from calib.yaml"
 };
 
 // Opens `choice` through make_frame_source (the synthetic scene from `scene`, the viewer's own

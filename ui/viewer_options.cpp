@@ -151,6 +151,8 @@ std::string viewer_usage() {
       {"--calib FILE[,FILE]",
        "OpenCV calibration: rectify, and depth from its Q; two files "
        "(intrinsics.yml,extrinsics.yml) or a folder of them"},
+      {"--calib-unit mm|cm|m",
+       "the unit of the calibration's translation (default: the file's translation_unit, else m)"},
       {"--rectify-alpha A", "0 keeps only valid pixels (default), 1 every source pixel"},
       {"--swap-views", "use the view named left as the right one and vice versa"},
       {"--loop", "play files again and again"},

@@ -26,6 +26,7 @@ struct CalibrateOptions {
   std::string board = "chessboard:9x6";
   double square = 0.025;
   double marker = 0.0;
+  LengthUnit unit = LengthUnit::kMetre;  // of --square and --marker, and so of T
   std::string model = "pinhole";
   int distortion_terms = 0;  // 0: the model's default
   int every = 0;             // 0: 1 for images, 10 for videos
@@ -80,6 +81,11 @@ CalibrateOptions parse_calibrate_args(const std::vector<std::string>& args) {
       o.square = parse_positive(flag, value());
     } else if (flag == "--marker") {
       o.marker = parse_positive(flag, value());
+    } else if (flag == "--calib-unit") {
+      const std::string symbol = value();
+      const std::optional<LengthUnit> unit = parse_length_unit(symbol);
+      if (!unit) throw UsageError("--calib-unit must be mm, cm or m, got \"" + symbol + "\"");
+      o.unit = *unit;
     } else if (flag == "--model") {
       o.model = value();
     } else if (flag == "--distortion-terms") {
@@ -207,6 +213,7 @@ std::string report_path(const std::string& output) {
 int calibrate(const CalibrateOptions& o, std::ostream& out, std::ostream& err) {
   CalibrationSettings settings;
   settings.board = parse_board_spec(o.board, o.square, o.marker);
+  settings.board.unit = o.unit;
   settings.model = parse_lens_model(o.model, o.distortion_terms);
   // Before any work: a calibration is never written over without --force.
   refuse_existing_file(o.output, o.force);
@@ -248,6 +255,8 @@ std::string calibrate_usage_text() {
          "  --board charuco:COLSxROWS:DICT   ChArUco squares and ArUco dictionary (5X5_100, ...)\n"
          "  --square S                       side of a square in metres (default 0.025)\n"
          "  --marker M                       ChArUco marker side in metres\n"
+         "  --calib-unit mm|cm|m             the unit of --square and --marker (default m), written\n"
+         "                                   into FILE as the unit of its translation\n"
          "  --model pinhole|fisheye          lens model (default pinhole)\n"
          "  --distortion-terms 5|8           pinhole distortion terms (default 5; 8: rational)\n"
          "  --every N                        use every Nth frame of a video (default 10) or image\n"

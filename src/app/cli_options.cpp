@@ -116,6 +116,8 @@ std::string usage_text() {
          "                            file, intrinsics.yml,extrinsics.yml or their folder), a ROS\n"
          "                            camera_info pair (left.yaml,right.yaml), a Kalibr camchain,\n"
          "                            an ASL pair (cam0/sensor.yaml,cam1/sensor.yaml) or a ZED .conf\n"
+         "  --calib-unit mm|cm|m      the unit of the calibration's translation (default: the\n"
+         "                            file's translation_unit, else m); depth is shown in metres\n"
          "  --rectify-alpha A         0 keeps only valid pixels (default), 1 every source pixel\n"
          "  --swap-views              use the view named left as the right one and vice versa\n"
          "  --loop                    play a file source again and again\n"
@@ -235,6 +237,10 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       options.gain = parse_count(flag, args.value_for(flag, inline_value), 0, 65535);
     } else if (flag == "--calib") {
       options.calib_path = args.value_for(flag, inline_value);
+    } else if (flag == "--calib-unit") {
+      const std::string symbol = args.value_for(flag, inline_value);
+      options.calib_unit = parse_length_unit(symbol);
+      if (!options.calib_unit) throw UsageError("--calib-unit must be mm, cm or m, got \"" + symbol + "\"");
     } else if (flag == "--rectify-alpha") {
       options.rectify_alpha = parse_number(flag, args.value_for(flag, inline_value), -1, 1);
       if (options.rectify_alpha < 0 && options.rectify_alpha != -1) {

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "src/app/bench_command.h"
 #include "src/core/error.h"
+#include "src/core/length_unit.h"
 #include "src/core/stereo_params.h"
 
 namespace sv {
@@ -45,6 +47,8 @@ struct CliOptions {
   // Rectification: an OpenCV calibration file, and stereoRectify's alpha.
   std::string calib_path;
   double rectify_alpha = 0.0;
+  // --calib-unit: the unit of the calibration's T; nullopt: the file's translation_unit, else metres.
+  std::optional<LengthUnit> calib_unit;
   // --swap-views: the view named left is used as the right one (a rig mounted the other way).
   bool swap_views = false;
 

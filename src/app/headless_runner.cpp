@@ -80,7 +80,7 @@ class HeadlessRecording {
  public:
   HeadlessRecording(const CliOptions& options, Colormap colormap, std::string source,
                     std::string engine, double frames_per_second, std::ostream& err)
-      : options_(options) {
+      : options_(options), err_(err) {
     RecordingRequest request;
     request.path = options.record_path;
     request.format = options.record_format;
@@ -101,8 +101,8 @@ class HeadlessRecording {
   bool add(StereoPair& pair, const DisparityResult& result) {
     if (frames_added_++ == 0) {
       recorder_->set_geometry(stereo_geometry_for(
-          options_.source == "synthetic", options_.calib_path, options_.rectify_alpha,
-          pair.left.width(), pair.left.height(), options_.params));
+          options_, pair.left.width(), pair.left.height(),
+          [this](const std::string& m) { err_ << "warning: " << m << "\n"; }));
     }
     RecordingFrame record;
     record.index = pair.index;
@@ -154,6 +154,7 @@ class HeadlessRecording {
 
  private:
   const CliOptions& options_;
+  std::ostream& err_;
   RecordingFormat format_;
   std::unique_ptr<Recorder> recorder_;
   int64_t frames_added_ = 0;

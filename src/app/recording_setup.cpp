@@ -4,21 +4,23 @@
 
 #include "src/io/point_cloud_ply.h"
 #include "src/io/recording_format.h"
-#include "src/io/stereo_rectifier.h"
+#include "src/io/depth_geometry.h"
 
 namespace sv {
 
-std::optional<StereoGeometry> stereo_geometry_for(bool synthetic, const std::string& calibration_path,
-                                                  double rectify_alpha, int width, int height,
-                                                  const StereoParams& params) {
-  if (synthetic) {
+std::optional<StereoGeometry> stereo_geometry_for(const CliOptions& options, int width, int height,
+                                                  const NoticeSink& notices) {
+  const StereoParams& params = options.params;
+  if (options.source == "synthetic") {
     return synthetic_scene_geometry(width, height, params.min_disparity + params.num_disparities);
   }
-  if (calibration_path.empty()) return std::nullopt;
+  if (options.calib_path.empty()) return std::nullopt;
   // The same rectification the source applies, so Q describes the images the engine matched.
-  const StereoRectifier rectifier(load_stereo_calibration(calibration_path), width, height,
-                                  rectify_alpha);
-  return rectifier.geometry();
+  const DepthGeometry depth =
+      rectified_depth_geometry(options.calib_path, options.calib_unit, width, height,
+                               options.rectify_alpha, options.swap_views);
+  if (!depth.warning.empty() && notices) notices(depth.warning);
+  return depth.geometry;
 }
 
 RecorderSettings make_recorder_settings(const RecordingRequest& request) {

@@ -3,20 +3,22 @@
 #include <optional>
 #include <string>
 
+#include "src/app/cli_options.h"
 #include "src/app/recorder.h"
 #include "src/core/colorize.h"
 #include "src/core/stereo_params.h"
+#include "src/io/notice_sink.h"
 #include "src/io/stereo_calibration.h"
 
 namespace sv {
 
 // Depth geometry for point clouds and sidecars: the synthetic scene's own cameras (its
 // max_disparity is min_disparity + num_disparities, as the sources build it), or the rectified
-// cameras of a calibration file fitted to width x height. nullopt when neither is known.
-// InputError when the calibration cannot be read or does not fit the size.
-std::optional<StereoGeometry> stereo_geometry_for(bool synthetic, const std::string& calibration_path,
-                                                  double rectify_alpha, int width, int height,
-                                                  const StereoParams& params);
+// cameras of --calib fitted to width x height, in metres (rectified_depth_geometry, with
+// --calib-unit; its warning goes to `notices`). nullopt when neither is known. InputError when
+// the calibration cannot be read or does not fit the size.
+std::optional<StereoGeometry> stereo_geometry_for(const CliOptions& options, int width, int height,
+                                                  const NoticeSink& notices);
 
 // What a recording needs besides the frames, gathered in one place for the CLI and the viewer.
 struct RecordingRequest {

@@ -104,7 +104,22 @@ std::unique_ptr<FrameSource> make_raw_source(const CliOptions& options, const No
   throw InputError("unknown source \"" + s + "\"");
 }
 
+// "two videos" when the options name two cameras' separate raw views (two videos, two image
+// sequences, two cameras), else empty: a pair from one file or a dataset may be rectified already.
+std::string separate_raw_views(const CliOptions& options) {
+  if (options.source == "camera" && options.cameras.size() >= 2) return "two cameras";
+  if (options.source != "files") return "";
+  switch (view_kind(options.left_path)) {
+    case ViewKind::Video: return "two videos";
+    case ViewKind::Sequence: return "two image sequences";
+    case ViewKind::Image: break;
+  }
+  return "";
+}
+
 #else  // a core-only build: the synthetic scene and PGM/PPM pairs
+
+std::string separate_raw_views(const CliOptions&) { return ""; }
 
 std::unique_ptr<FrameSource> make_raw_source(const CliOptions& options, const NoticeSink&) {
   if (options.source == "synthetic") return make_synthetic(options);
@@ -137,6 +152,12 @@ ViewPreparation view_preparation(const std::optional<StereoCalibration>&, double
 
 std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, NoticeSink notices) {
   std::unique_ptr<FrameSource> source = make_raw_source(options, notices);
+  const std::string separate = separate_raw_views(options);
+  if (options.calib_path.empty() && !separate.empty()) {
+    post_notice(notices, separate + " without --calib: unless their views are rectified already, "
+                         "the disparity is noise; rectify with --calib FILE[,FILE] (OpenCV, ROS, "
+                         "Kalibr, EuRoC sensor.yaml, ZED .conf) or make one: stereoview calibrate");
+  }
   if (options.swap_views) source = std::make_unique<SwappedViewsSource>(std::move(source));
   std::optional<StereoCalibration> calibration;
   if (!options.calib_path.empty()) {
@@ -171,7 +192,7 @@ CliOptions parse_source_flags(const std::vector<std::string>& flags) {
   static const char* const kSourceFlags[] = {
       "--source", "--left", "--right", "--sbs", "--tb", "--camera", "--uvc", "--dataset",
       "--list-cameras", "--camera-size", "--camera-fps", "--camera-format", "--exposure", "--gain",
-      "--calib", "--rectify-alpha", "--swap-views", "--loop", "--realtime"};
+      "--calib", "--calib-unit", "--rectify-alpha", "--swap-views", "--loop", "--realtime"};
   std::vector<const char*> argv = {"stereoview"};
   for (const std::string& arg : flags) {
     if (arg.rfind("--", 0) == 0) {

@@ -17,7 +17,7 @@ namespace sv {
 // --left/--right: two videos (by extension), two image sequences (a printf pattern or a folder
 // each) or a single image pair. The synthetic scene gets the size, seed and a disparity range
 // fitting the parameters. Notices (a shorter video, a camera that delivers another size, views
-// that look swapped) go to `notices`.
+// that look swapped, two cameras' separate views without --calib) go to `notices`.
 // Throws InputError / RuntimeError with a message for the user: missing or unreadable files,
 // unplugged or busy cameras, a calibration for another size, a source this build cannot read.
 std::unique_ptr<FrameSource> make_frame_source(const CliOptions& options, NoticeSink notices = {});

@@ -77,6 +77,12 @@ FrameCost cpu_frame_cost(int width, int height, const StereoParams& params, int 
                                                       pixels * costs.bytes_per_pixel);
     nanoseconds += candidates * costs.ns_per_candidate + pixels * costs.ns_per_pixel;
   }
+  if (wants_confidence(params)) {
+    // The peaks of every pixel's costs over all its candidates, then texture and the map
+    // (640x480 D64 census-SGM: 10 % more CPU time than without).
+    const double full_pixels = static_cast<double>(width) * height;
+    nanoseconds += full_pixels * params.num_disparities * 4.0 + full_pixels * 150.0;
+  }
   const double full_pixels = static_cast<double>(width) * height;
   FrameCost cost;
   cost.host_bytes = static_cast<uint64_t>(peak_level_bytes + full_pixels * frame_bytes_per_pixel(params));

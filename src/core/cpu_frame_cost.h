@@ -10,7 +10,8 @@ namespace sv {
 //     plus the full-size images every frame keeps (views, disparities, confidence), measured
 //     against the peak resident memory of real frames (tests/unit/frame_cost_test.cpp);
 //   time: candidates and pixels of every level at a cost per candidate and per pixel of the
-//     algorithm, measured on one core of the project's x86-64 build machine, divided among
+//     algorithm (and of the confidence when the parameters want it, over the whole search
+//     range), measured on one core of the project's x86-64 build machine, divided among
 //     `threads` (a loaded machine takes longer: it is an order of magnitude, not a promise).
 // Throws InputError for a pyramid deeper than the image allows, as compute() does.
 FrameCost cpu_frame_cost(int width, int height, const StereoParams& params, int threads);

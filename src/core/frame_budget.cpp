@@ -34,7 +34,9 @@ std::string describe_frame(int width, int height, const StereoParams& params) {
 
 std::string format_duration(double seconds) {
   char text[32];
-  if (seconds < 60.0) {
+  if (seconds < 10.0) {  // a frame announced for its slower path may take under a second
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  } else if (seconds < 60.0) {
     std::snprintf(text, sizeof text, "%.0f s", seconds);
   } else if (seconds < 3600.0) {
     std::snprintf(text, sizeof text, "%.1f min", seconds / 60.0);
@@ -92,9 +94,10 @@ void require_frame_fits(const FrameCost& cost, const MemoryAvailable& available,
 
 std::string slow_frame_notice(const FrameCost& cost, int width, int height,
                               const StereoParams& params, const std::string& engine) {
-  if (!(cost.seconds >= kSlowFrameSeconds)) return "";
+  if (!(cost.seconds >= kSlowFrameSeconds) && cost.slower_path.empty()) return "";
   return describe_frame(width, height, params) + " takes about " + format_duration(cost.seconds) +
-         " on the " + engine + " engine";
+         " on the " + engine + " engine" +
+         (cost.slower_path.empty() ? "" : ": " + cost.slower_path);
 }
 
 std::string FrameBudget::check(const StereoEngine& engine, int width, int height,

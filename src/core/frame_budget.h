@@ -33,8 +33,9 @@ void require_frame_fits(const FrameCost& cost, const MemoryAvailable& available,
 
 // Frames slower than this get a notice before the first one.
 constexpr double kSlowFrameSeconds = 3.0;
-// "a 4096x4096 frame (census-sgm, 256 disparities) takes about 3.4 min on the cpu engine";
-// empty when cost.seconds is below kSlowFrameSeconds.
+// "a 4096x4096 frame (census-sgm, 256 disparities) takes about 3.4 min on the cpu engine",
+// followed by ": " and cost.slower_path when the engine gives one (then whatever the time);
+// empty when cost.seconds is below kSlowFrameSeconds and there is no slower path.
 std::string slow_frame_notice(const FrameCost& cost, int width, int height,
                               const StereoParams& params, const std::string& engine);
 

@@ -113,6 +113,10 @@ struct FrameCost {
   uint64_t host_bytes = 0;    // peak host memory of the frame, its input images excluded
   uint64_t device_bytes = 0;  // peak device memory; 0 for an engine without a device
   double seconds = 0.0;       // expected time of the frame; 0 when not estimated (fast engines)
+  // Set when the engine takes a much slower path for these parameters than for others of the
+  // same algorithm (the SIMD CPU engine leaves the confidence to the reference): why, for a
+  // notice before the first frame whatever its time.
+  std::string slower_path;
 };
 
 // The contract shared by the CPU engines and the CUDA engine: the same parameters give the same

@@ -19,6 +19,8 @@ class FastCpuEngine : public CpuEngine {
   // The reference's estimate, with this engine's volumes (padded, plus the backward sweep's) and
   // its time where it accelerates `params`.
   FrameCost frame_cost(int width, int height, const StereoParams& params) const override;
+  // The same estimate on `threads` threads (frame_cost takes worker_count()).
+  static FrameCost frame_cost_on(int width, int height, const StereoParams& params, int threads);
 
   // Whether the SIMD pipeline computes `params` (else the reference does).
   static bool accelerates(const StereoParams& params);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "src/core/image.h"
+#include "src/core/length_unit.h"
 
 namespace sv {
 
@@ -18,8 +19,9 @@ struct BoardSpec {
   Kind kind = Kind::Chessboard;
   int cols = 9;  // chessboard: inner corners; ChArUco: squares
   int rows = 6;
-  double square = 0.025;  // metres (any unit: T and the baseline come out in it)
+  double square = 0.025;  // in `unit`: T and the baseline come out in it
   double marker = 0.0;    // ChArUco only
+  LengthUnit unit = LengthUnit::kMetre;
   std::string dictionary; // ChArUco only, OpenCV's name without "DICT_"
 
   // Inner corners along each side: what the detector finds.

@@ -33,6 +33,7 @@ std::string stereo_calibration_yaml(const StereoCalibration& c) {
        << mat_of(c.D2);
   }
   if (c.has_extrinsics) fs << "R" << mat_of(c.R, 3, 3) << "T" << mat_of(c.T, 3, 1);
+  if (c.translation_unit) fs << "translation_unit" << length_unit_symbol(*c.translation_unit);
   if (c.has_rectification) {
     fs << "R1" << mat_of(c.R1, 3, 3) << "R2" << mat_of(c.R2, 3, 3) << "P1" << mat_of(c.P1, 3, 4)
        << "P2" << mat_of(c.P2, 3, 4) << "Q" << mat_of(c.Q, 4, 4);

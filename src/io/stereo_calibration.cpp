@@ -292,6 +292,16 @@ DistortionModel read_distortion_model(const CalibrationFiles& files) {
                    "radtan, rational_polynomial), got '" + name + "'");
 }
 
+// The optional translation_unit entry: mm, cm or m.
+std::optional<LengthUnit> read_translation_unit(const CalibrationFiles& files) {
+  const Entry entry = files.find({"translation_unit"});
+  if (!entry.found()) return std::nullopt;
+  const std::string symbol = entry.node.isString() ? entry.node.string() : "";
+  const std::optional<LengthUnit> unit = parse_length_unit(symbol);
+  if (!unit) throw InputError(entry.where() + " must be mm, cm or m, got '" + symbol + "'");
+  return unit;
+}
+
 // The calibration of `choices` (one per size) that fits width x height: the one made for it, else
 // the first that fit_calibration_to_size can rescale.
 const StereoCalibration& choose_size(const StereoCalibration& c, int width, int height) {
@@ -317,6 +327,10 @@ const StereoCalibration& choose_size(const StereoCalibration& c, int width, int 
 StereoCalibration load_stereo_calibration(const std::string& spec) {
   const std::vector<std::string> paths = calibration_file_paths(spec);
   if (std::optional<StereoCalibration> converted = read_camera_pair_format(paths)) {
+    // Each of these formats defines its translations in metres (the ZED's millimetres are
+    // converted as it is read).
+    converted->translation_unit = LengthUnit::kMetre;
+    for (StereoCalibration& size : converted->per_size) size.translation_unit = LengthUnit::kMetre;
     return *converted;
   }
   const CalibrationFiles files(paths);
@@ -382,6 +396,7 @@ StereoCalibration load_stereo_calibration(const std::string& spec) {
                      "' holds neither K1 D1 K2 D2 R T nor R1 R2 P1 P2 Q (found: " +
                      (found.empty() ? "none of them" : found) + ")");
   }
+  c.translation_unit = read_translation_unit(files);
   if (c.width > 0) check_stated_image_size(c);
   return c;
 }

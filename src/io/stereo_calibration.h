@@ -2,7 +2,10 @@
 
 #include <array>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "src/core/length_unit.h"
 
 namespace sv {
 
@@ -35,6 +38,9 @@ struct StereoCalibration {
   bool has_extrinsics = false;  // R T
   Matrix3 R{};
   std::array<double, 3> T{};
+  // The unit of T (and of P2's and Q's translation): the file's translation_unit, metres for the
+  // formats that define it (ROS, Kalibr, ASL, ZED); nullopt when nothing says.
+  std::optional<LengthUnit> translation_unit;
 
   bool has_rectification = false;  // R1 R2 P1 P2 Q, as stereoRectify returns them
   Matrix3 R1{}, R2{};
@@ -55,6 +61,7 @@ struct StereoCalibration {
 //   K1 D1 K2 D2 R T (also spelled M1/M2, cameraMatrix1/2, distCoeffs1/2), or
 //   R1 R2 P1 P2 Q (with K1 D1 K2 D2 when the input still needs undistorting),
 // optionally distortion_model (fisheye or equidistant: OpenCV's fisheye model with 4 terms),
+// optionally translation_unit (mm, cm or m: the unit of T, which stereoview calibrate writes),
 // optionally ValidRoi1 ValidRoi2, and optionally the image size as image_width + image_height,
 // or image_size / imageSize as [w, h] (without it, the size is the source's: see
 // fit_calibration_to_size). An entry in two files must have the same value in both.

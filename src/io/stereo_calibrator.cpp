@@ -391,6 +391,7 @@ CalibrationResult StereoCalibrator::calibrate(const CalibrationProgress& progres
   c.D2.resize(terms);
   c.R = array_from<9>(fit.R);
   c.T = array_from<3>(fit.T);
+  c.translation_unit = settings_.board.unit;
   c.R1 = array_from<9>(R1);
   c.R2 = array_from<9>(R2);
   c.P1 = array_from<12>(P1);

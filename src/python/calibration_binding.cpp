@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "src/core/length_unit.h"
+#include "src/io/depth_geometry.h"
 #include "src/io/stereo_calibration.h"
-#include "src/io/stereo_rectifier.h"
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
 
@@ -20,28 +21,43 @@ namespace {
 
 class Calibration {
  public:
-  // `width` x `height`: the images' size, needed when the file has no rectification (its Q
-  // then comes from stereoRectify at that size) or states no size; the file's own size otherwise.
+  // The geometry of the views open_source yields with the same calibration: rectified at
+  // `width` x `height` (the file's own size when not given) with `rectify_alpha` and
+  // `swap_views`, in metres (`calib_unit`: the unit of the file's T, as --calib-unit).
+  // A file with only R1 R2 P1 P2 Q describes its rectified views without a size.
   static Calibration load(const std::string& path, std::optional<int> width,
-                          std::optional<int> height) {
+                          std::optional<int> height, std::optional<std::string> calib_unit,
+                          double rectify_alpha, bool swap_views) {
+    std::optional<LengthUnit> unit;
+    if (calib_unit) {
+      unit = parse_length_unit(*calib_unit);
+      if (!unit) throw InputError("calib_unit must be mm, cm or m, got '" + *calib_unit + "'");
+    }
     const StereoCalibration calibration =
         with_file_errors(path, [&] { return load_stereo_calibration(path); });
     const int w = width.value_or(calibration.width);
     const int h = height.value_or(calibration.height);
     Calibration loaded;
     loaded.path_ = path;
+    DepthGeometry depth;
     if (w > 0 && h > 0) {
-      const StereoRectifier rectifier(calibration, w, h);
-      loaded.Q_ = rectifier.Q();
+      depth = rectified_depth_geometry(calibration, unit, w, h, rectify_alpha, swap_views);
       loaded.width_ = w;
       loaded.height_ = h;
-    } else if (calibration.has_rectification) {
-      loaded.Q_ = calibration.Q;
+    } else if (calibration.has_rectification &&
+               !(calibration.has_intrinsics && calibration.has_extrinsics)) {
+      depth = metric_depth_geometry(calibration.Q, calibration, unit);
     } else {
       throw InputError("calibration \"" + path +
-                       "\" states no image size and has no Q: pass width= and height=");
+                       "\" states no image size, and its rectified views (their focal length "
+                       "and Q) depend on it: pass width= and height=");
     }
-    loaded.geometry_ = geometry_from_q(loaded.Q_);
+    if (!depth.geometry) throw InputError(depth.warning);
+    if (!depth.warning.empty() && PyErr_WarnEx(PyExc_UserWarning, depth.warning.c_str(), 1) != 0) {
+      throw py::error_already_set();
+    }
+    loaded.Q_ = depth.Q;
+    loaded.geometry_ = *depth.geometry;
     return loaded;
   }
 
@@ -51,8 +67,8 @@ class Calibration {
     return matrix;
   }
 
-  // Every pixel with a finite disparity through Q: (x, y, d, 1) -> (X, Y, Z) / W, in the units
-  // of the calibration's T; pixels whose W is 0 (disparity at the offset) are left out.
+  // Every pixel with a finite disparity through Q: (x, y, d, 1) -> (X, Y, Z) / W, in metres;
+  // pixels whose W is 0 (disparity at the offset) are left out.
   py::array_t<float> reproject(const py::array& disparity_array) const {
     const ImageF32 disparity = array_to_float_image(disparity_array, "disparity");
     std::vector<float> points;
@@ -89,7 +105,8 @@ class Calibration {
 void bind_calibration(py::module_& module) {
   py::class_<Calibration>(module, "Calibration")
       .def_static("load", &Calibration::load, py::arg("path"), py::arg("width") = py::none(),
-                  py::arg("height") = py::none())
+                  py::arg("height") = py::none(), py::arg("calib_unit") = py::none(),
+                  py::arg("rectify_alpha") = 0.0, py::arg("swap_views") = false)
       .def_property_readonly("Q", &Calibration::q)
       .def_property_readonly("focal_length", &Calibration::focal_length)
       .def_property_readonly("baseline", &Calibration::baseline)

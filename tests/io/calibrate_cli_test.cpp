@@ -5,10 +5,12 @@
 // lines with code 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
 
+#include "src/io/depth_geometry.h"
 #include "src/io/stereo_calibration.h"
 #include "tests/app/process_runner.h"
 #include "tests/io/io_test_support.h"
@@ -64,6 +66,8 @@ TEST(CalibrateCli, ImageGlobsGiveACalibrationThatCalibReadsAndAReportBesideIt) {
   EXPECT_EQ(c.width, 480);
   EXPECT_NEAR(c.K1[0], 420.0, 2.1);
   EXPECT_NEAR(std::fabs(c.T[0]), 0.06, 0.0003);
+  ASSERT_TRUE(c.translation_unit);  // --square is in metres, so T is (issue 39)
+  EXPECT_EQ(*c.translation_unit, LengthUnit::kMetre);
   EXPECT_TRUE(contains(read_text(dir + "/rig.report.txt"), "coverage of the image"));
   // The viewer's --calib takes it as it is.
   const auto run = run_stereoview({"--headless", "--left", dir + "/left_0.png", "--right",
@@ -91,6 +95,24 @@ TEST(CalibrateCli, AFisheyeCalibrationIsRectifiedAsFisheyeByCalib) {
                                    "--algorithm", "bm-sad", "--engine", "cpu"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(contains(run.out + run.err, "(fisheye model, balance 0)")) << run.out << run.err;
+}
+
+// A board measured in millimetres: T comes out in them and the file says so (issue 39), so
+// depth from it is in metres all the same.
+TEST(CalibrateCli, TheFileStatesTheUnitTheSquareWasGivenIn) {
+  const std::string dir = write_views("calibrate_unit", 6);
+  const std::string output = dir + "/rig.yaml";
+  std::vector<std::string> args = calibrate_args(dir, output);
+  *std::find(args.begin(), args.end(), "0.03") = "30";
+  args.insert(args.end(), {"--calib-unit", "mm"});
+  const auto r = run_stereoview(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(read_text(output), "translation_unit: mm")) << read_text(output);
+  const StereoCalibration c = load_stereo_calibration(output);
+  EXPECT_NEAR(std::fabs(c.T[0]), 60.0, 0.3);
+  const DepthGeometry depth = rectified_depth_geometry(c, std::nullopt, c.width, c.height, 0.0, false);
+  ASSERT_TRUE(depth.geometry) << depth.warning;
+  EXPECT_NEAR(depth.geometry->baseline, 0.06, 0.0003);
 }
 
 TEST(CalibrateCli, AnExistingCalibrationIsKeptWithoutForce) {
@@ -165,6 +187,7 @@ TEST(CalibrateCli, MalformedCommandLinesAreUsageErrors) {
            {"calibrate", "--left", "a*.png", "--right", "b*.png", "--board", "chess:9x6"},
            {"calibrate", "--left", "a*.png", "--right", "b*.png", "--square", "-1"},
            {"calibrate", "--left", "a*.png", "--right", "b*.png", "--bogus"},
+           {"calibrate", "--left", "a*.png", "--right", "b*.png", "--calib-unit", "inch"},
            {"calibrate"}}) {
     const auto r = run_stereoview(args);
     EXPECT_NE(r.exit_code, 0) << args.back();

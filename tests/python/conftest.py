@@ -25,6 +25,13 @@ def textured_pair(width=WIDTH, height=HEIGHT, shift=SHIFT, seed=7):
     return left, right
 
 
+def write_pgm(path, image):
+    """An 8-bit gray image as a binary PGM, which every build reads."""
+    height, width = image.shape
+    with open(path, "wb") as f:
+        f.write(b"P5\n%d %d\n255\n" % (width, height) + image.astype(np.uint8).tobytes())
+
+
 @pytest.fixture
 def pair():
     return textured_pair()

@@ -7,17 +7,11 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import textured_pair
+from conftest import textured_pair, write_pgm
 
 stereoview = pytest.importorskip("stereoview")
 if not stereoview.has_io:
     pytest.skip("this build has no io layer (configured without OpenCV)", allow_module_level=True)
-
-
-def write_pgm(path, image):
-    height, width = image.shape
-    with open(path, "wb") as f:
-        f.write(b"P5\n%d %d\n255\n" % (width, height) + image.astype(np.uint8).tobytes())
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import textured_pair
+from conftest import textured_pair, write_pgm
 
 stereoview = pytest.importorskip("stereoview")
 if not stereoview.has_io:
@@ -19,12 +19,6 @@ DATA = os.environ.get("STEREO_DATA_DIR",
 
 def run_cli(cli, *args):
     return subprocess.run([cli, *args], check=True, capture_output=True, text=True, timeout=120)
-
-
-def write_pgm(path, image):
-    height, width = image.shape
-    with open(path, "wb") as f:
-        f.write(b"P5\n%d %d\n255\n" % (width, height) + image.astype(np.uint8).tobytes())
 
 
 def test_a_side_by_side_video_yields_every_frame_and_matches_like_the_cli(tmp_path, cli):

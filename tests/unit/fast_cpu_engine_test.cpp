@@ -16,7 +16,9 @@
 #include "hwy/highway.h"
 #include "hwy/targets.h"
 #include "src/core/cpu_engine.h"
+#include "src/core/cpu_frame_cost.h"
 #include "src/core/error.h"
+#include "src/core/frame_budget.h"
 #include "src/core/high_bit_depth.h"
 #include "src/core/parallel_for.h"
 #include "src/core/synthetic_scene.h"
@@ -248,6 +250,39 @@ TEST(FastCpuEngine, FrameCostCoversItsVolumes) {
   params.algorithm = "bm-ssd";  // not accelerated
   EXPECT_EQ(fast.frame_cost(640, 480, params).host_bytes, reference.frame_cost(640, 480, params).host_bytes);
   EXPECT_EQ(fast.frame_cost(640, 480, params).seconds, reference.frame_cost(640, 480, params).seconds);
+}
+
+// Issue 39: frames that took 123 s (4096x2160) and 29 s (with the confidence, which leaves the
+// SIMD path) on a 2-core machine came without the notice; the estimate on 2 threads says so now.
+TEST(FastCpuEngine, LargeFramesAndTheConfidenceAreAnnouncedBeforeTheFirstFrame) {
+  StereoParams params;  // census-SGM, 64 disparities
+  const FrameCost large = FastCpuEngine::frame_cost_on(4096, 2160, params, 2);
+  EXPECT_GT(large.seconds, kSlowFrameSeconds);
+  EXPECT_EQ(slow_frame_notice(large, 4096, 2160, params, "cpu").rfind("a 4096x2160 frame", 0), 0u);
+  EXPECT_TRUE(large.slower_path.empty());
+  const FrameCost small = FastCpuEngine::frame_cost_on(640, 480, params, 2);
+  EXPECT_EQ(slow_frame_notice(small, 640, 480, params, "cpu"), "");
+
+  // The confidence: the reference engine's time, and a notice at any size saying why.
+  for (const char* setting : {"confidence", "repair", "confidence_threshold"}) {
+    StereoParams slower = params;
+    if (std::string(setting) == "confidence") slower.confidence = true;
+    if (std::string(setting) == "repair") slower.repair = true;
+    if (std::string(setting) == "confidence_threshold") slower.confidence_threshold = 0.1f;
+    const FrameCost cost = FastCpuEngine::frame_cost_on(640, 480, slower, 2);
+    EXPECT_GT(cost.seconds, cpu_frame_cost(640, 480, params, 2).seconds) << setting;
+    EXPECT_GT(cost.seconds, 2.5 * small.seconds) << setting;
+    const std::string notice = slow_frame_notice(cost, 640, 480, slower, "cpu");
+    EXPECT_NE(notice.find(" on the cpu engine: the confidence runs on the reference engine"),
+              std::string::npos)
+        << setting << ": " << notice;
+    slower.num_disparities = 128;
+    EXPECT_GT(FastCpuEngine::frame_cost_on(1920, 1080, slower, 2).seconds, kSlowFrameSeconds);
+  }
+  // Algorithms the SIMD engine never runs are not announced for the confidence.
+  params.algorithm = "bm-ssd";
+  params.confidence = true;
+  EXPECT_TRUE(FastCpuEngine::frame_cost_on(640, 480, params, 2).slower_path.empty());
 }
 
 TEST(FastCpuEngine, RefusesBadInputLikeTheReference) {
