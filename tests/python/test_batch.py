@@ -1,7 +1,7 @@
 """stereoview.batch on Dask (CPU engine, a local cluster of 2 worker processes): the files equal
 a single `stereoview --headless --out` run's byte for byte, on a recorded synthetic video and a
-Middlebury folder; a worker killed mid-chunk, a run stopped midway and a corrupt source each
-still end with every frame written exactly once."""
+Middlebury folder; a worker killed mid-chunk, a run stopped by Ctrl-C and run again, and a
+corrupt source each still end with every frame written exactly once."""
 import json
 import os
 import signal
@@ -134,25 +134,6 @@ def test_a_worker_killed_mid_chunk_loses_no_frame(tmp_path, video, cluster):
     assert sum(c["frames"] for c in chunks.values()) == FRAMES
 
 
-def test_a_rerun_after_a_stop_does_only_the_rest(tmp_path, video, cluster):
-    expected = headless_files(tmp_path, "--sbs", video)
-    out = tmp_path / "batch"
-    stopped = quiet_batch(f"--sbs {video}", out, chunk_frames=2, stop_after_chunks=2,
-                          scheduler=cluster.scheduler_address)
-    manifest = manifest_of(out)
-    assert stopped.interrupted and manifest["state"] == "interrupted"
-    assert manifest["frames_done"] == 4 < FRAMES
-    done = {os.path.join(out, f"disparity_{c['start'] + i:06d}.pfm")
-            for c in manifest["chunks"].values() for i in range(c["frames"])}
-    written_at = {path: os.stat(path).st_mtime_ns for path in done}
-
-    rest = quiet_batch(f"--sbs {video}", out, chunk_frames=2, scheduler=cluster.scheduler_address)
-    assert (rest.chunks_skipped, rest.chunks_run, rest.frames_this_run) == (2, 4, FRAMES - 4)
-    assert {path: os.stat(path).st_mtime_ns for path in done} == written_at  # not redone
-    assert folder_bytes(out) == expected
-    assert manifest_of(out)["state"] == "complete"
-
-
 def test_a_corrupt_source_is_reported_and_the_others_finish(tmp_path, video):
     expected = headless_files(tmp_path, "--sbs", video)
     corrupt = tmp_path / "corrupt.mp4"
@@ -188,3 +169,60 @@ def test_a_bad_frame_is_reported_by_number_and_the_next_ones_are_written(tmp_pat
     written = sorted(os.listdir(tmp_path / "batch"))
     assert [n for n in written if n.endswith(".pfm")] == [
         "disparity_000000.pfm", "disparity_000001.pfm", "disparity_000003.pfm"]
+
+
+def test_a_chunk_that_cannot_write_is_reported_and_left_for_a_rerun(tmp_path, video, cluster):
+    out = tmp_path / "batch"
+    out.mkdir()
+    (out / "01-scene").write_text("a file where source 1's folder would go")
+    report = quiet_batch([f"--sbs {video}", f"--sbs {video}"], out, chunk_frames=6,
+                         scheduler=cluster.scheduler_address)
+    assert len(report.errors) == 2 and all("the chunk failed" in e for e in report.errors)
+    assert report.frames_done == FRAMES and report.total_frames == 2 * FRAMES
+    assert len(folder_bytes(out / "00-scene")) == 2 * FRAMES
+    (out / "01-scene").unlink()
+    rest = quiet_batch([f"--sbs {video}", f"--sbs {video}"], out, chunk_frames=6,
+                       scheduler=cluster.scheduler_address)
+    assert (rest.chunks_skipped, rest.chunks_run, rest.frames_done) == (2, 2, 2 * FRAMES)
+    assert folder_bytes(out / "01-scene") == folder_bytes(out / "00-scene")
+
+
+def test_ctrl_c_stops_the_command_and_a_rerun_does_the_rest(tmp_path, video, cluster):
+    expected = headless_files(tmp_path, "--sbs", video)
+    out = tmp_path / "batch"
+    command = [sys.executable, "-m", "stereoview", "batch", "--source", f"--sbs {video}", "--out",
+               str(out), "--engine", "cpu", "--param", "disparities=16", "--workers", "2",
+               "--chunk-frames", "2"]
+    # Its own process group, which Ctrl-C in a terminal signals whole: the client and workers.
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    while run.poll() is None and not (out / "batch-manifest.json").exists() or \
+            run.poll() is None and manifest_of(out)["frames_done"] == 0:
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGINT)
+    _, stderr = run.communicate(timeout=120)
+    assert run.returncode == 130, stderr
+    manifest = manifest_of(out)
+    assert manifest["state"] == "interrupted" and 0 < manifest["frames_done"] < FRAMES
+    assert "batch interrupted" in stderr
+    done = {os.path.join(out, f"disparity_{c['start'] + i:06d}.pfm")
+            for c in manifest["chunks"].values() for i in range(c["frames"])}
+    written_at = {path: os.stat(path).st_mtime_ns for path in done}
+
+    # The same job (on the tests' cluster: where it runs is not part of the job).
+    rest = quiet_batch(f"--sbs {video}", out, chunk_frames=2, scheduler=cluster.scheduler_address)
+    assert rest.chunks_skipped == manifest["frames_done"] // 2
+    assert rest.frames_this_run == FRAMES - manifest["frames_done"]
+    assert {path: os.stat(path).st_mtime_ns for path in done} == written_at  # not redone
+    assert folder_bytes(out) == expected
+    assert manifest_of(out)["state"] == "complete"
+
+
+def test_a_bad_job_is_a_usage_error_before_anything_runs(tmp_path, video):
+    for bad in (["--param", "p2=-5"], ["--outputs", "pfm,ply"], ["--chunk-frames", "0"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "stereoview", "batch", "--source", f"--sbs {video}", "--out",
+             str(tmp_path / "batch"), "--engine", "cpu", *bad],
+            capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and result.stderr.startswith("error: "), result.stderr
+    assert not (tmp_path / "batch").exists()

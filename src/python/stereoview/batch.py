@@ -86,13 +86,13 @@ def normalized_sources(sources):
 
 def batch(sources, out, *, algorithm="census-sgm", engine="auto", preset=None, params=None,
           outputs=OUTPUTS, colormap="turbo", chunk_frames=50, workers=None, cpu_threads=None,
-          scheduler=None, progress=sys.stderr, stop_after_chunks=None):
+          scheduler=None, progress=sys.stderr):
     """Computes every frame of `sources` into `out` as `stereoview --headless --out` would, on
     Dask: a local cluster (`workers` CPU worker processes, or one per GPU), or the cluster whose
     scheduler is at `scheduler` ("tcp://host:8786"). sources: open_source() keyword dicts or
     the CLI's source flags as strings ("--sbs a.mp4 --calib c.yaml"). A rerun into the same
-    `out` skips what its manifest lists as done. stop_after_chunks: stop as Ctrl-C would once
-    that many chunks are finished (for tests). Returns a BatchReport; ValueError for a bad job,
+    `out` skips what its manifest lists as done; Ctrl-C stops it, the manifest saying how far
+    it got. Returns a BatchReport; ValueError for a bad job,
     before anything runs."""
     from distributed import Client, as_completed
 
@@ -139,6 +139,7 @@ def batch(sources, out, *, algorithm="census-sgm", engine="auto", preset=None, p
     cluster = None
     client = None
     futures = []
+    meter = None
     try:
         if todo:
             cluster = None if scheduler else local_cluster(workers, gpus)
@@ -150,10 +151,22 @@ def batch(sources, out, *, algorithm="census-sgm", engine="auto", preset=None, p
             print(f"batch: {len(todo)} chunks of {job.chunk_frames} frames on {where}; "
                   f"{dashboard_text(client, cluster is not None)}", file=progress, flush=True)
             meter = Progress(progress, report.total_frames, manifest.frames_done)
-            futures = [client.submit(run_chunk, job, chunk, key=f"stereoview-{chunk.key}",
-                                     pure=False, retries=2) for chunk in todo]
+            chunk_of = {client.submit(run_chunk, job, chunk, key=f"stereoview-{chunk.key}",
+                                      pure=False, retries=2): chunk for chunk in todo}
+            futures = list(chunk_of)
             for future in as_completed(futures):
-                result = future.result()
+                try:
+                    result = future.result()
+                except Exception as error:  # noqa: BLE001 (failed after Dask's retries)
+                    # Its workers died again and again, or it could not write its files: it is
+                    # not in the manifest, so a rerun does it.
+                    chunk = chunk_of[future]
+                    message = (f"{job.describe_source(chunk.source)} frames from {chunk.start}: "
+                               f"the chunk failed: {error!r}")
+                    manifest.add_error(message)
+                    report.errors.append(message)
+                    print(f"error: {message}", file=progress, flush=True)
+                    continue
                 manifest.record(result)
                 manifest.save("running")
                 report.chunks_run += 1
@@ -165,10 +178,7 @@ def batch(sources, out, *, algorithm="census-sgm", engine="auto", preset=None, p
                          for address, worker in client.scheduler_info()["workers"].items()}
                 meter.running({names.get(w, w): len(k) for w, k in client.processing().items()})
                 meter.chunk_done(names.get(result["worker"], result["worker"]), result["frames"])
-                if stop_after_chunks is not None and report.chunks_run >= stop_after_chunks:
-                    raise KeyboardInterrupt
             meter.finish()
-            report.frames_per_second = meter.frames_per_second()
     except KeyboardInterrupt:
         report.interrupted = True
         if client is not None:
@@ -179,6 +189,7 @@ def batch(sources, out, *, algorithm="census-sgm", engine="auto", preset=None, p
         if cluster is not None:
             cluster.close()
         report.frames_done = manifest.frames_done
+        report.frames_per_second = meter.frames_per_second() if meter else 0.0
         state = ("interrupted" if report.interrupted else
                  "complete with errors" if report.errors else "complete")
         manifest.save(state)
