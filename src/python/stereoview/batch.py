@@ -92,8 +92,7 @@ def batch(sources, out, *, algorithm="census-sgm", engine="auto", preset=None, p
     scheduler is at `scheduler` ("tcp://host:8786"). sources: open_source() keyword dicts or
     the CLI's source flags as strings ("--sbs a.mp4 --calib c.yaml"). A rerun into the same
     `out` skips what its manifest lists as done; Ctrl-C stops it, the manifest saying how far
-    it got. Returns a BatchReport; ValueError for a bad job,
-    before anything runs."""
+    it got. Returns a BatchReport; ValueError for a bad job, before anything runs."""
     from distributed import Client, as_completed
 
     began = time.monotonic()
