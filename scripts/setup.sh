@@ -17,6 +17,7 @@ packages=(
   xvfb xauth libxtst-dev
   groff-base
   python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
+  python3-dask python3-distributed  # `stereoview batch` runs its chunks on Dask's scheduler
 )
 [ "${1:-}" = --package-check ] && packages+=(debootstrap)
 

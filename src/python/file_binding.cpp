@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "src/core/colorize.h"
 #include "src/core/disparity.h"
 #include "src/core/image_formats.h"
 #ifdef STEREOVIEW_HAS_OPENCV
@@ -18,6 +19,26 @@ namespace py = pybind11;
 namespace sv::python {
 namespace {
 
+// A disparity array as the engines give it to the CLI's writers: NaN (the module's invalid)
+// back to kInvalidDisparity.
+ImageF32 engine_disparity(const py::array& disparity) {
+  ImageF32 image = array_to_float_image(disparity, "disparity");
+  for (float& value : image.pixels())
+    if (std::isnan(value)) value = kInvalidDisparity;
+  return image;
+}
+
+// A file that cannot be written is an OSError, as Python's own writers raise.
+template <typename Write>
+void with_write_errors(Write&& write) {
+  try {
+    write();
+  } catch (const RuntimeError& error) {
+    PyErr_SetString(PyExc_OSError, error.what());
+    throw py::error_already_set();
+  }
+}
+
 #ifdef STEREOVIEW_HAS_OPENCV
 py::array_t<uint8_t> read_image(const std::string& path) {
   const ImageRgb8 image = with_file_errors(path, [&] { return read_image_rgb(path); });
@@ -30,6 +51,15 @@ py::array_t<uint8_t> read_image(const std::string& path) {
   }
   return array;
 }
+
+// The colour image `stereoview --headless --out` writes beside each PFM: the disparity
+// colorized over [min_value, max_value] (invalid black), as a PNG.
+void write_color_png(const std::string& path, const py::array& disparity, float min_value,
+                     float max_value, const std::string& colormap) {
+  const Colormap map = parse_colormap(colormap);
+  const ImageF32 image = engine_disparity(disparity);
+  with_write_errors([&] { write_png(path, colorize_disparity(image, min_value, max_value, map)); });
+}
 #endif
 
 // Non-finite values (Middlebury's inf for unknown) come back as NaN, like Matcher.compute's.
@@ -39,15 +69,8 @@ py::array_t<float> read_disparity_pfm(const std::string& path) {
 
 // NaN is written as inf, Middlebury's invalid disparity, as the CLI writes it.
 void write_disparity_pfm(const std::string& path, const py::array& disparity) {
-  ImageF32 image = array_to_float_image(disparity, "disparity");
-  for (float& value : image.pixels())
-    if (std::isnan(value)) value = kInvalidDisparity;
-  try {
-    write_pfm(path, image);
-  } catch (const RuntimeError& error) {
-    PyErr_SetString(PyExc_OSError, error.what());
-    throw py::error_already_set();
-  }
+  const ImageF32 image = engine_disparity(disparity);
+  with_write_errors([&] { write_pfm(path, image); });
 }
 
 }  // namespace
@@ -55,6 +78,8 @@ void write_disparity_pfm(const std::string& path, const py::array& disparity) {
 void bind_files(py::module_& module) {
 #ifdef STEREOVIEW_HAS_OPENCV
   module.def("read_image", &read_image, py::arg("path"));
+  module.def("write_color_png", &write_color_png, py::arg("path"), py::arg("disparity"),
+             py::arg("min_value"), py::arg("max_value"), py::arg("colormap") = "turbo");
 #endif
   module.def("read_pfm", &read_disparity_pfm, py::arg("path"));
   module.def("write_pfm", &write_disparity_pfm, py::arg("path"), py::arg("disparity"));

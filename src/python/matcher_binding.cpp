@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/app/engine_factory.h"
+#include "src/core/parallel_for.h"
 #include "src/core/param_table.h"
 #include "src/core/stereo_engine.h"
 #include "src/python/array_conversion.h"
@@ -158,6 +159,13 @@ void bind_matcher(py::module_& module) {
     for (const ParamDescriptor& descriptor : param_table()) keys.append(descriptor.key);
     return keys;
   });
+  // The CPU engines' threads in this process (0: one per core). Batch workers sharing a machine
+  // take one each, so that N workers are N cores rather than N times every core.
+  module.def("set_cpu_threads", [](int count) {
+    if (count < 0) throw InputError("set_cpu_threads: a count >= 0, got " + std::to_string(count));
+    set_worker_count(count);
+  }, py::arg("count"));
+  module.def("cpu_threads", [] { return worker_count(); });
 }
 
 }  // namespace sv::python

@@ -115,6 +115,12 @@ class Source {
   std::string describe() const { return source_->describe(); }
   bool is_live() const { return source_->is_live(); }
   int64_t frame_count() const { return source_->frame_count(); }
+  // The next pair delivered is `index` (batch chunks start mid-file); false when the source
+  // cannot seek there.
+  bool seek(int64_t index) {
+    py::gil_scoped_release release;
+    return source_->seek(index);
+  }
   double frames_per_second() const { return source_->frames_per_second(); }
   const std::vector<std::string>& notices() const { return *notices_; }
 
@@ -134,6 +140,7 @@ void bind_source(py::module_& module) {
              if (source.frame_count() < 0) throw py::type_error("this source has no length");
              return source.frame_count();
            })
+      .def("seek", &Source::seek, py::arg("index"))
       .def_property_readonly("description", &Source::describe)
       .def_property_readonly("is_live", &Source::is_live)
       .def_property_readonly("frame_count", &Source::frame_count)

@@ -112,3 +112,15 @@ def test_presets_round_trip_in_the_cli_format(tmp_path, matcher):
     assert "p2 = 77" in text and "median = 5" in text
     other = stereoview.Matcher(engine="cpu", preset=path)
     assert other.params == matcher.params
+
+
+def test_cpu_threads_are_set_per_process_and_restored_by_zero():
+    default = stereoview.cpu_threads()
+    try:
+        stereoview.set_cpu_threads(1)
+        assert stereoview.cpu_threads() == 1
+    finally:
+        stereoview.set_cpu_threads(0)
+    assert stereoview.cpu_threads() == default >= 1
+    with pytest.raises(ValueError, match="a count >= 0"):
+        stereoview.set_cpu_threads(-2)

@@ -1,5 +1,6 @@
 """python3 -m stereoview LEFT RIGHT -o out.pfm [--algorithm A] [--engine E] [--preset P]
-[--param key=value ...]: one pair's disparity as a Middlebury PFM (inf = invalid)."""
+[--param key=value ...]: one pair's disparity as a Middlebury PFM (inf = invalid).
+python3 -m stereoview batch ...: whole sources on Dask (batch_cli.py)."""
 import argparse
 import os
 import sys
@@ -8,6 +9,10 @@ import stereoview
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["batch"]:
+        from stereoview import batch_cli  # Dask is needed by the batch alone
+        return batch_cli.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python3 -m stereoview",
                                      description="Disparity of one stereo pair, as a PFM file.")
     parser.add_argument("left", help="left image (any format the stereoview CLI reads)")
