@@ -252,7 +252,7 @@ FrameCost FastCpuEngine::frame_cost(int width, int height, const StereoParams& p
   const int stride = (params.num_disparities + kVolumeLaneAlign - 1) / kVolumeLaneAlign * kVolumeLaneAlign;
   const uint64_t pixels = static_cast<uint64_t>(width) * static_cast<uint64_t>(height);
   cost.host_bytes += pixels * (5ull * stride - 3ull * params.num_disparities);
-  // Measured against the reference (README, "The CPU engine": 640x480 D128, one thread, CPU
+  // Measured against the reference (docs/cpu-engine.md: 640x480 D128, one thread, CPU
   // time): about 34 times as fast; a factor of 10 keeps the estimate on the long side.
   cost.seconds /= 10.0;
   return cost;
