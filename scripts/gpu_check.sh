@@ -52,7 +52,7 @@ fi
 "$build/src/app/stereoview" bench --engine cuda --algorithms bm-sad,bm-ssd,bm-zncc --window 9 \
   --sizes 640x480,1920x1080 --disparity-counts 64,128 --runs ${BENCH_RUNS:-50} --warmup 5 \
   | tee "$out/bench_bm.txt"
-# The other algorithms of the registry (issue 7's rows of the README's algorithm table).
+# The other algorithms of the registry (issue 7's rows of docs/algorithms.md's table).
 "$build/src/app/stereoview" bench --engine cuda --algorithms ${BENCH_OTHER:-rank-sgm,esaw,esmp} \
   --sizes 640x480,1920x1080 --disparity-counts 64,128 --runs ${BENCH_RUNS:-50} --warmup 3 \
   | tee "$out/bench_other.txt"

@@ -27,7 +27,7 @@ struct ConfidenceSettings {
   float cost_ceiling = 1.0f;  // matching score: the worst cost the pipeline can give
   // Feature density reaches 1 at this mean deviation (gray levels): about sensor noise, so only
   // truly flat windows lose confidence. On Middlebury with census-SGM, 1 and 2 trade density for
-  // bad pixels alike; 4 and above mostly drop correct low-texture matches (README, Accuracy).
+  // bad pixels alike; 4 and above mostly drop correct low-texture matches (docs/accuracy.md).
   float texture_saturation = 2.0f;
   int lr_max_diff = 1;           // scale of the left-right term, px
   int texture_window_width = 9;  // the matching window, odd

@@ -77,7 +77,7 @@ struct StereoParams {
   // iterations of three-tap adaptive-weight passes at offsets round(b^(t-1)). Defaults: the
   // paper's ESAW settings (T 9, b 1.9, gamma-c 17, gamma-p 36, tau 12) and ESMP's lambda, c and
   // eta. gamma-c 17 is for colour weights (the default, and the paper's); with gray weights
-  // (gray input or colour-weights off) 12 does better on Middlebury (README, Accuracy).
+  // (gray input or colour-weights off) 12 does better on Middlebury (docs/accuracy.md).
   int esaw_iterations = 9;        // 1..16, T
   float esaw_step_base = 1.9f;    // 1..4, b
   float esaw_gamma_c = 17.0f;     // 0.1..1000 levels, weight falloff with colour / gray change

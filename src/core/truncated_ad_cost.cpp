@@ -9,7 +9,7 @@
 // reads its images through textures with clamped addressing. A fixed cost there (lambda * tau,
 // our first version) is a systematic penalty on every large disparity of the left border
 // strip, and ESAW's support (about 350 px wide at T 9, b 1.9) spreads it far into the image:
-// Middlebury bad-1 (README, Accuracy) went from 10.64 to 9.78 for ESAW with this rule.
+// Middlebury bad-1 (docs/accuracy.md) went from 10.64 to 9.78 for ESAW with this rule.
 //
 // Gray, not colour, also for colour pairs: the paper defines I as "the grayscale luminance of
 // pixel p" for this cost. The aggregation weights (esaw_aggregation.cpp, colour weights) are the

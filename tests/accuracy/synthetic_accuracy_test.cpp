@@ -1,6 +1,6 @@
 // Accuracy of every algorithm on the project's synthetic scene, whose ground truth is exact.
-// Thresholds sit about 1.5x above the rates measured when they were set (README lists them), so a
-// real regression fails while platform noise does not.
+// Thresholds sit about 1.5x above the rates measured when they were set (docs/accuracy.md lists
+// them), so a real regression fails while platform noise does not.
 #include <gtest/gtest.h>
 
 #include "src/core/cpu_engine.h"

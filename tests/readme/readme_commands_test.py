@@ -33,6 +33,7 @@ import tempfile
 import time
 
 CLI_TIMEOUT_S = 600      # the longest README line (an eval over four pairs) takes well under this
+BUILD_TIMEOUT_S = 3600   # a `cmake --build` line after only run.sh builds a program from nothing
 VIEWER_UP_S = 6          # a viewer that runs this long without an error is up
 VIEWER_EXIT_S = 20       # after SIGTERM it must be gone within this
 
@@ -140,6 +141,40 @@ def documentation_pages(source):
     return [os.path.join(source, "README.md")] + [os.path.join(docs, n) for n in ordered]
 
 
+# What each built program is, by how a command line names it, and the build target that makes it.
+BUILT_PROGRAMS = (
+    (re.compile(r"(^|[\s(])build/src/app/stereoview\b"), "stereoview"),
+    (re.compile(r"(^|[\s(])build/ui/stereoview-viewer\b"), "stereoview-viewer"),
+    (re.compile(r"\bPYTHONPATH=build/python\b"), "stereoview_python"),
+    (re.compile(r"(^|[\s(])(scripts/cpu_bench\.sh|build/src/bench/cpu_vs_opencv_bench)\b"),
+     "cpu_vs_opencv_bench"),
+    (re.compile(r"^cmake --install\b|\bcpack\b"), "all"),
+)
+
+
+def built_targets(command):
+    """The targets a `cmake --build build` line makes ("all" without --target), else none."""
+    words = command.split()
+    if words[:3] != ["cmake", "--build", "build"]:
+        return set()
+    if "--target" not in words:
+        return {"all"}
+    return set(words[words.index("--target") + 1:]) - {"--"}
+
+
+def unbuilt_uses(commands):
+    """The (command, target) pairs of a page whose program no earlier line of the page builds:
+    after only run.sh, which builds one program, such a line fails."""
+    built = set()
+    missing = []
+    for command in commands:
+        built |= built_targets(command)
+        for pattern, target in BUILT_PROGRAMS:
+            if pattern.search(command) and target not in built and "all" not in built:
+                missing.append((command, target))
+    return missing
+
+
 class Xvfb:
     def __init__(self):
         self.process = None
@@ -172,13 +207,23 @@ class Xvfb:
             self.process.wait(timeout=10)
 
 
+def is_build(command):
+    return command.startswith("cmake --build")
+
+
+def is_viewer_run(command):
+    """A line that starts the viewer (not one that builds it)."""
+    return "stereoview-viewer" in command and not is_build(command)
+
+
 def run_command(command, cwd, env, is_viewer):
     """(passed, what happened, output)"""
     start = time.monotonic()
     process = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True)
+    limit_s = BUILD_TIMEOUT_S if is_build(command) else CLI_TIMEOUT_S
     try:
-        output, _ = process.communicate(timeout=VIEWER_UP_S if is_viewer else CLI_TIMEOUT_S)
+        output, _ = process.communicate(timeout=VIEWER_UP_S if is_viewer else limit_s)
         elapsed = time.monotonic() - start
         text = output.decode(errors="replace")
         ok = process.returncode == 0 and "error:" not in text
@@ -187,7 +232,7 @@ def run_command(command, cwd, env, is_viewer):
         if not is_viewer:
             os.killpg(process.pid, signal.SIGKILL)
             output, _ = process.communicate()
-            return False, f"still running after {CLI_TIMEOUT_S} s", output.decode(errors="replace")
+            return False, f"still running after {limit_s} s", output.decode(errors="replace")
         os.killpg(process.pid, signal.SIGTERM)
         try:
             output, _ = process.communicate(timeout=VIEWER_EXIT_S)
@@ -239,7 +284,7 @@ def main():
             if reason:
                 results.append(("skip", command, reason, ""))
                 continue
-            is_viewer = "stereoview-viewer" in command
+            is_viewer = is_viewer_run(command)
             run_env = dict(env)
             if is_viewer:
                 run_env["DISPLAY"] = xvfb.start()
