@@ -172,7 +172,17 @@ class ViewerApp {
   void run_calibrate_window();
   void calibrate_command(const std::string& command);
   bool save_calibration();
-  void apply_calibration();
+  bool apply_calibration();
+  // A scripted calibration still to finish: its run, its detections of a file's last pairs, its
+  // apply. The run ends after them (a failure of one fails the run: script_failed).
+  bool scripted_calibration_pending() const;
+  // Image pairs and sequences: every pair reaches the Calibrate window's detector, not only
+  // those shown (the display takes the newest result), through a queue on the pipeline's
+  // fan-out that holds the file back while the detector is busy.
+  bool source_pairs_are_stills() const;
+  void attach_calibration_pairs();
+  void feed_calibration();
+  void script_failed(const std::string& reason);
 
   const ViewerOptions options_;
   ViewerState state_;
@@ -273,6 +283,10 @@ class ViewerApp {
   FrameLayout layout_;  // this frame's
   CalibrationSession calibration_;
   CalibrateWindowState calibrate_ui_;
+  bool scripted_calibration_run_ = false;  // a script's "calibrate run" whose result is to come
+  // Stills: a script's "calibrate run" waits until the detector has looked at every pair.
+  bool run_when_all_looked_at_ = false;
+  std::shared_ptr<PairQueue> calibration_pairs_;  // attach_calibration_pairs()
   float timings_height_used_ = 0.0f;  // the Timings height this frame's layout gave
   std::optional<StereoGeometry> shown_geometry() const {
     return displayed_geometry(geometry_, state_.active_source.kind == SourceKind::Synthetic, state_.scene);
@@ -409,6 +423,9 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   // A switch still in flight goes to the new processing thread.
   if (!state_.engine.pending().empty()) pipeline_->processing().request_engine(state_.engine.pending());
   state_.active_source = choice;
+  calibration_.set_stills(source_pairs_are_stills());
+  calibration_pairs_.reset();  // closed with the old pipeline's fan-out
+  if (calibrate_ui_.open) attach_calibration_pairs();
   if (state_.ab.enabled) start_b(false, state_.paused);  // attached before the first pair goes by, as A
   pipeline_->start();
   state_.source_error.clear();
@@ -478,6 +495,11 @@ void ViewerApp::run_calibrate_window() {
         raw.rectify = false;
         if (switch_source(raw, frame_ ? frame_->pair.index : -1)) state_.source = raw;
       }
+      // Every still from the first: none goes by unseen.
+      if (source_pairs_are_stills()) {
+        if (!calibration_pairs_) attach_calibration_pairs();
+        seek(0);
+      }
       // Both raw views side by side, where the corners are drawn.
       state_.settings.layout = 2;
       state_.settings.views[0] = ViewKind::Left;
@@ -489,19 +511,67 @@ void ViewerApp::run_calibrate_window() {
     }
   }
   for (const std::string& line : calibration_.update()) state_.add_log(line);
+  if (run_when_all_looked_at_) {
+    const bool all = static_cast<int64_t>(calibration_.pairs_looked_at()) >= pipeline_->frame_count();
+    // A file whose last pairs cannot come (a seek elsewhere, a pair that failed) runs on what came.
+    const bool none_coming = no_frame_coming() && !calibration_.detecting() && calibration_pairs_ &&
+                             calibration_pairs_->size() == 0;
+    if (all || none_coming || !calibration_pairs_) {
+      run_when_all_looked_at_ = false;
+      calibration_.run_calibration();  // false: one runs already, whose result the script takes
+    }
+  }
+  if (scripted_calibration_run_ && !run_when_all_looked_at_ && !calibration_.calibrating()) {
+    scripted_calibration_run_ = false;
+    if (!calibration_.result()) script_failed("calibrate run failed: " + calibration_.error());
+  }
   if (calibrate_ui_.open) draw_calibrate_window(calibrate_ui_, calibration_, layout_.views);
   if (calibrate_ui_.save) {
     calibrate_ui_.save = false;
     save_calibration();
   }
-  if (calibrate_ui_.apply_when_done && !calibration_.calibrating()) {
+  bool scripted_apply = false;
+  if (calibrate_ui_.apply_when_done && !calibration_.calibrating() && !scripted_calibration_run_) {
     calibrate_ui_.apply_when_done = false;
     calibrate_ui_.apply = true;
+    scripted_apply = true;
   }
   if (calibrate_ui_.apply) {
     calibrate_ui_.apply = false;
-    apply_calibration();
+    if (!apply_calibration() && scripted_apply) script_failed("calibrate apply failed: " + calibrate_ui_.message);
   }
+}
+
+bool ViewerApp::source_pairs_are_stills() const {
+  const SourceKind kind = state_.active_source.kind;
+  return kind == SourceKind::ImagePair || kind == SourceKind::ImageSequence || kind == SourceKind::Dataset;
+}
+
+void ViewerApp::attach_calibration_pairs() {
+  if (!source_pairs_are_stills()) return;
+  calibration_pairs_ = std::make_shared<PairQueue>(1, pipeline_->queue_policy());
+  pipeline_->fan_out().attach(calibration_pairs_);
+}
+
+void ViewerApp::feed_calibration() {
+  if (calibration_pairs_ && !calibrate_ui_.open) {
+    pipeline_->fan_out().detach(calibration_pairs_);  // closed: the file goes on without it
+    calibration_pairs_.reset();
+  }
+  while (calibration_pairs_ && calibration_.ready_for_pair()) {
+    std::optional<StereoPair> pair = calibration_pairs_->try_pop();
+    if (!pair) break;
+    calibration_.offer(pair->left, pair->right, pair->index);
+  }
+}
+
+bool ViewerApp::scripted_calibration_pending() const {
+  return scripted_calibration_run_ || calibrate_ui_.apply_when_done || calibration_.calibrating();
+}
+
+void ViewerApp::script_failed(const std::string& reason) {
+  std::cerr << "stereoview-viewer: script: " << reason << "\n";
+  exit_code_ = 1;
 }
 
 void ViewerApp::calibrate_command(const std::string& command) {
@@ -524,7 +594,15 @@ void ViewerApp::calibrate_command(const std::string& command) {
     words >> on;
     calibration_.auto_capture = on == "on";
   } else if (sub == "run") {
-    if (!calibration_.run_calibration()) state_.add_log("error: calibrate: start the window first");
+    if (source_pairs_are_stills() && (calibration_pairs_ || calibrate_ui_.start)) {
+      run_when_all_looked_at_ = true;
+      scripted_calibration_run_ = true;
+    } else if (calibration_.run_calibration()) {
+      scripted_calibration_run_ = true;
+    } else {
+      state_.add_log("error: calibrate: start the window first");
+      script_failed("calibrate run: the Calibrate window is not open or a calibration runs already");
+    }
   } else if (sub == "save" || sub == "apply") {
     std::string path;
     if (words >> path) std::snprintf(calibrate_ui_.path, sizeof calibrate_ui_.path, "%s", path.c_str());
@@ -562,8 +640,8 @@ bool ViewerApp::save_calibration() {
   return true;
 }
 
-void ViewerApp::apply_calibration() {
-  if (!save_calibration()) return;
+bool ViewerApp::apply_calibration() {
+  if (!save_calibration()) return false;
   // The running source again at the same frame, rectified with the new file at once.
   SourceChoice choice = state_.active_source;
   choice.options.calib_path = calibrate_ui_.path;
@@ -573,10 +651,14 @@ void ViewerApp::apply_calibration() {
     state_.settings.epipolar_lines = true;
     calibration_.set_capturing(false);
     state_.add_log(std::string("calibrate: applied ") + calibrate_ui_.path);
+    return true;
   }
+  calibrate_ui_.message = state_.source_error;
+  return false;
 }
 
 void ViewerApp::collect_results() {
+  feed_calibration();
   collect_b();
   ProcessingThread& processing = pipeline_->processing();
   for (const std::string& message : processing.take_messages()) {
@@ -600,7 +682,9 @@ void ViewerApp::collect_results() {
   const ImageRgb8& left = frame->pair.left;
   textures_->ensure_size(left.width(), left.height());
   show_views(*frame);
-  if (calibrate_ui_.open) calibration_.offer(frame->pair.left, frame->pair.right, frame->pair.index);
+  if (calibrate_ui_.open && !calibration_pairs_) {
+    calibration_.offer(frame->pair.left, frame->pair.right, frame->pair.index);
+  }
   timings_.add(with_host_time(frame->result.timings, frame->host_ms), frame->processing_ms);
   frame_ = std::move(frame);
   ++frames_shown_;
@@ -1448,7 +1532,7 @@ bool ViewerApp::screenshot_due() const {
   // ImGui needs a couple of frames to lay out new windows. After a source switch, the new
   // source's frame; after an engine switch, the processing thread's answer (the box shows it).
   return frame_->params_generation >= latest_generation_ && gl_frames_ >= 3 &&
-         pipeline_frames_ > 0 && state_.engine.pending().empty();
+         pipeline_frames_ > 0 && state_.engine.pending().empty() && !scripted_calibration_pending();
 }
 
 bool ViewerApp::layout_settled() const {
@@ -1690,7 +1774,9 @@ int ViewerApp::run() {
     // script event still may; a frame-numbered one past the last frame never runs.
     const bool ended_early = options_.frames > 0 && frames_shown_ < options_.frames &&
                              gl_frames_ >= 3 && no_frame_coming() &&
-                             !script_.timed_event_pending();
+                             !script_.timed_event_pending() && !calibration_.detecting() &&
+                             !(calibration_pairs_ && calibration_pairs_->size() > 0) &&
+                             !scripted_calibration_pending();
     // With A/B on, the screenshot also waits for B's result of the frame on screen.
     if (screenshot_due() && ab_wait_since_s_ < 0.0) {
       ab_wait_since_s_ = seconds_now();
