@@ -6,6 +6,7 @@
 #include "src/app/headless_runner.h"
 #include "src/app/source_factory.h"
 #include "src/app/stop_signals.h"
+#include "src/app/version.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
@@ -24,7 +25,7 @@ int run(const sv::CliOptions& options) {
       std::cout << sv::usage_text();
       return 0;
     case sv::CliCommand::Version:
-      std::cout << "stereoview 0.1.0\n";
+      std::cout << sv::version_line("stereoview") << "\n";
       return 0;
     case sv::CliCommand::ListAlgorithms:
       for (const auto& a : sv::algorithm_registry()) std::cout << a.name << "  " << a.summary << "\n";

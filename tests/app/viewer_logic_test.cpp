@@ -212,17 +212,31 @@ TEST(HelpTable, AFlagTooLongForItsColumnGetsALineOfItsOwn) {
             "        four five six\n");
 }
 
-// Runs `stereoview-viewer --help` (no display needed: it prints and exits).
-std::string viewer_help_output(int& exit_code) {
+// Runs `program flag` (no display needed: it prints and exits).
+std::string output_of(const std::string& program, const std::string& flag, int& exit_code) {
   const std::string dir = make_temp_dir("viewer_help");
-  const std::string command =
-      std::string("'") + STEREOVIEW_VIEWER_BINARY + "' --help >" + dir + "/out 2>&1 </dev/null";
+  const std::string command = "'" + program + "' " + flag + " >" + dir + "/out 2>&1 </dev/null";
   const int status = std::system(command.c_str());
   exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream file(dir + "/out");
   std::ostringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+std::string viewer_help_output(int& exit_code) {
+  return output_of(STEREOVIEW_VIEWER_BINARY, "--help", exit_code);
+}
+
+TEST(ViewerHelp, TheVersionIsPrintedAsTheCliPrintsIt) {
+  int viewer_code = -1, cli_code = -1;
+  const std::string viewer = output_of(STEREOVIEW_VIEWER_BINARY, "--version", viewer_code);
+  const std::string cli = output_of(STEREOVIEW_BINARY, "--version", cli_code);
+  EXPECT_EQ(viewer_code, 0) << viewer;
+  ASSERT_EQ(cli_code, 0) << cli;
+  ASSERT_EQ(cli.rfind("stereoview ", 0), 0u) << cli;
+  EXPECT_EQ(viewer, "stereoview-viewer " + cli.substr(std::string("stereoview ").size()));
+  EXPECT_NE(viewer_help_output(viewer_code).find("--version"), std::string::npos);
 }
 
 TEST(ViewerHelp, EveryLineFitsAndNoFlagRunsIntoItsDescription) {
