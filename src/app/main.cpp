@@ -3,6 +3,7 @@
 
 #include "src/app/calibrate_command.h"
 #include "src/app/cli_options.h"
+#include "src/app/data_files.h"
 #include "src/app/headless_runner.h"
 #include "src/app/source_factory.h"
 #include "src/app/stop_signals.h"
@@ -50,13 +51,15 @@ int run(const sv::CliOptions& options) {
       // The run checks for Ctrl-C and SIGTERM between frames and stops cleanly (exit 130, 143).
       sv::install_stop_signal_handlers();
       if (!options.headless) {
-        std::cerr << "note: running headless: this program has no window; "
 #ifdef STEREOVIEW_VIEWER_BUILT
-                     "stereoview-viewer (beside it, ui/ in the build folder) takes the same flags "
-                     "and shows one\n";
+        const std::string viewer = sv::viewer_program_path();
+        std::cerr << "note: running headless: this program has no window; the viewer, "
+                  << (viewer.empty() ? "stereoview-viewer" : viewer)
+                  << ", takes the same flags and shows one\n";
 #else
-                     "the viewer, stereoview-viewer, is not in this build (it needs GLFW, GLAD, "
-                     "Dear ImGui and OpenCV)\n";
+        std::cerr << "note: running headless: this program has no window; the viewer, "
+                     "stereoview-viewer, is not in this build (it needs GLFW, GLAD, Dear ImGui "
+                     "and OpenCV)\n";
 #endif
       }
       return sv::run_headless(options, std::cout, std::cerr);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -85,6 +86,23 @@ TEST(Cli, ImagePairFromFiles) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "algorithm bm-sad"));
   EXPECT_EQ(read_pfm(dir + "/disparity_000000.pfm").width(), 96);
+}
+
+// Without --headless the note names the viewer where it is (build/ui/ in a build tree).
+TEST(Cli, TheHeadlessNoteSaysWhereTheViewerIs) {
+  const auto r = run_stereoview({"--size", "64x48", "--frames", "1", "--disparities", "16",
+                                 "--engine", "cpu", "--out", make_temp_dir("cli_viewer_note")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string start = "note: running headless: this program has no window; the viewer, ";
+  const size_t at = r.err.find(start);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const size_t from = at + start.size();
+  const std::string viewer = r.err.substr(from, r.err.find(", takes the same flags", from) - from);
+#ifdef STEREOVIEW_VIEWER_BINARY
+  EXPECT_TRUE(std::filesystem::equivalent(viewer, STEREOVIEW_VIEWER_BINARY)) << r.err;
+#else
+  EXPECT_NE(r.err.find("is not in this build"), std::string::npos) << r.err;
+#endif
 }
 
 TEST(Cli, InvalidParameterIsAUsageError) {
