@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "src/core/algorithm_registry.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/frame_budget.h"
@@ -103,6 +104,23 @@ TEST(Cli, TheHeadlessNoteSaysWhereTheViewerIs) {
 #else
   EXPECT_NE(r.err.find("is not in this build"), std::string::npos) << r.err;
 #endif
+}
+
+// The README's first list of algorithms names every one the registry has (issue 39: it left out
+// rank-sgm, esaw and esmp).
+TEST(Cli, TheReadmesAlgorithmListNamesEveryAlgorithm) {
+  std::ifstream file(std::string(STEREOVIEW_SOURCE_DIR) + "/README.md");
+  std::string paragraph, line;
+  while (std::getline(file, line) && paragraph.empty()) {
+    if (line.rfind("Algorithms: ", 0) != 0) continue;
+    do {
+      paragraph += line + " ";
+    } while (std::getline(file, line) && !line.empty());
+  }
+  ASSERT_FALSE(paragraph.empty());
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    EXPECT_TRUE(contains(paragraph, "`" + a.name + "`")) << a.name << " missing from: " << paragraph;
+  }
 }
 
 TEST(Cli, InvalidParameterIsAUsageError) {
