@@ -5,6 +5,7 @@
 // lines with code 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
@@ -65,6 +66,14 @@ TEST(CalibrateCli, ImageGlobsGiveACalibrationThatCalibReadsAndAReportBesideIt) {
   EXPECT_NEAR(c.K1[0], 420.0, 2.1);
   EXPECT_NEAR(std::fabs(c.T[0]), 0.06, 0.0003);
   EXPECT_TRUE(contains(read_text(dir + "/rig.report.txt"), "coverage of the image"));
+  // Named as the help and the README say (issue 39: they said FILE.report.txt, rig.yaml.report.txt).
+  const std::string naming = "NAME.report.txt for NAME.yaml";
+  EXPECT_TRUE(contains(run_stereoview({"calibrate", "--help"}).out, naming));
+  std::string readme = read_text(std::string(STEREOVIEW_SOURCE_DIR) + "/README.md");
+  std::replace(readme.begin(), readme.end(), '\n', ' ');
+  readme.erase(std::unique(readme.begin(), readme.end(), [](char a, char b) { return a == ' ' && b == ' '; }),
+               readme.end());
+  EXPECT_TRUE(contains(readme, "(`NAME.report.txt` for `NAME.yaml`)"));
   // The viewer's --calib takes it as it is.
   const auto run = run_stereoview({"--headless", "--left", dir + "/left_0.png", "--right",
                                    dir + "/right_0.png", "--calib", output, "--disparities", "32",
