@@ -307,6 +307,18 @@ TEST(OutputPaths, AMissingFolderIsFineWhenItCanBeMadeAndAFileInTheWayIsNot) {
   EXPECT_THROW(create_parent_folders(dir + "/plain/x/shot.png", "--screenshot"), RuntimeError);
 }
 
+// Snapshots, recordings and cloud recordings go under out/ unless the user names a place, and
+// .gitignore names out/ (issue 39: they landed in the repository's root, not ignored).
+TEST(OutputPaths, TheDefaultFoldersAreUnderTheIgnoredOutFolder) {
+  std::ifstream gitignore(std::string(STEREOVIEW_SOURCE_DIR) + "/.gitignore");
+  bool out_ignored = false;
+  for (std::string line; std::getline(gitignore, line);) out_ignored = out_ignored || line == "/out/";
+  EXPECT_TRUE(out_ignored);
+  for (const std::string folder : {kDefaultSnapshotDir, kDefaultRecordingDir, kDefaultCloudRecordDir}) {
+    EXPECT_EQ(folder.rfind("out/", 0), 0u) << folder;
+  }
+}
+
 TEST(OutputPaths, AScriptsSnapshotFolderAndRecordingFileAreCheckedBeforeTheRun) {
   const std::string dir = make_temp_dir("output_paths_script");
   std::ofstream(dir + "/plain") << "x";
