@@ -468,6 +468,27 @@ TEST(FrameLayout, NothingCoversTheViewsAndTheTimingsAreOnScreen) {
   }
 }
 
+// Without the panel, nothing under the views is left empty: the bottom left corner belongs to the
+// Timings or the Recording window, collapsed or open (issue 39: an empty column under the
+// collapsed Recording window's title bar, beside the Timings).
+TEST(FrameLayout, WithoutThePanelTheWindowsUnderTheViewsLeaveNoEmptyColumn) {
+  for (float recording_height : {19.0f, 120.0f, 300.0f}) {
+    LayoutInputs in = default_inputs(1280, 800);
+    in.show_panel = false;
+    in.recording_height = recording_height;
+    const FrameLayout l = compute_frame_layout(in);
+    const std::string where = "recording height " + std::to_string(recording_height);
+    EXPECT_TRUE(l.timings.contains(1, 799) || l.recording.contains(1, 799)) << where;
+    EXPECT_FALSE(overlaps(l.timings, l.recording)) << where;
+    EXPECT_FALSE(overlaps(l.views, l.recording)) << where;
+    EXPECT_FALSE(overlaps(l.views, l.timings)) << where;
+    // The Timings as tall as they want, or taller beside an opened Recording window.
+    EXPECT_GE(l.timings.h, 230.0f) << where;
+    const float below_views = 800.0f - (l.views.y + l.views.h);
+    EXPECT_LE(below_views, std::max(230.0f + recording_height, recording_height) + 8.0f) << where;
+  }
+}
+
 TEST(FrameLayout, AnOpenedRecordingWindowTakesItsHeightFromThePanelColumn) {
   LayoutInputs in = default_inputs(1280, 800);
   in.recording_height = 200;
