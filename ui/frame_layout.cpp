@@ -49,12 +49,15 @@ FrameLayout compute_frame_layout(const LayoutInputs& in) {
   }
   const float disparity_w = any_disparity ? in.disparity_bar_w : 0.0f;
   const float confidence_w = any_confidence ? in.confidence_bar_w : 0.0f;
+  const float side_w = std::min(in.side_w, 0.5f * (w - panel_w));
   const float bars_h = std::max(1.0f, bottom - top);
-  if (disparity_w > 0) layout.disparity_bar = {w - confidence_w - disparity_w, top, disparity_w, bars_h};
-  if (confidence_w > 0) layout.confidence_bar = {w - confidence_w, top, confidence_w, bars_h};
+  const float bars_right = w - side_w;
+  if (side_w > 0) layout.side = {bars_right, top, side_w, bars_h};
+  if (disparity_w > 0) layout.disparity_bar = {bars_right - confidence_w - disparity_w, top, disparity_w, bars_h};
+  if (confidence_w > 0) layout.confidence_bar = {bars_right - confidence_w, top, confidence_w, bars_h};
 
   layout.views = {panel_w + gap, top + gap,
-                  std::max(1.0f, w - panel_w - disparity_w - confidence_w - 2 * gap),
+                  std::max(1.0f, bars_right - panel_w - disparity_w - confidence_w - 2 * gap),
                   std::max(1.0f, bottom - top - 2 * gap)};
   layout.cells = layout_cells(layout.views, in.layout, gap);
   for (const Rect& cell : layout.cells) {

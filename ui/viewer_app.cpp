@@ -171,6 +171,8 @@ class ViewerApp {
   // The Calibrate window (C): its requests, the session's news, a script's "calibrate" command.
   void run_calibrate_window();
   void calibrate_command(const std::string& command);
+  // The Cost curve window in the side column; where it is (empty while closed).
+  Rect draw_cost_curve(const FrameLayout& layout);
   bool save_calibration();
   bool apply_calibration();
   // A scripted calibration still to finish: its run, its detections of a file's last pairs, its
@@ -279,6 +281,9 @@ class ViewerApp {
   // Recording (R key, its window); after state_, whose log it writes.
   RecordingPanel recording_{[this](const std::string& line) { state_.add_log(line); }};
   WindowDock recording_dock_{"Recording"};
+  // The windows that explain the views, docked in the side column beside them (FrameLayout).
+  WindowDock calibrate_dock_{"Calibrate"};
+  WindowDock cost_curve_dock_{"Cost curve"};
   TimingsWindow timings_window_;
   FrameLayout layout_;  // this frame's
   CalibrationSession calibration_;
@@ -525,7 +530,12 @@ void ViewerApp::run_calibrate_window() {
     scripted_calibration_run_ = false;
     if (!calibration_.result()) script_failed("calibrate run failed: " + calibration_.error());
   }
-  if (calibrate_ui_.open) draw_calibrate_window(calibrate_ui_, calibration_, layout_.views);
+  if (calibrate_ui_.open) {
+    calibrate_dock_.place({layout_.side.x, layout_.side.y, 0.0f, 0.0f});  // its own size
+    draw_calibrate_window(calibrate_ui_, calibration_, layout_.side);
+  } else {
+    calibrate_dock_.dock();  // opened again, in its place
+  }
   if (calibrate_ui_.save) {
     calibrate_ui_.save = false;
     save_calibration();
@@ -563,6 +573,22 @@ void ViewerApp::feed_calibration() {
     if (!pair) break;
     calibration_.offer(pair->left, pair->right, pair->index);
   }
+}
+
+Rect ViewerApp::draw_cost_curve(const FrameLayout& layout) {
+  if (!state_.cost_curve.open()) {
+    cost_curve_dock_.dock();  // opened again, in its place
+    return {};
+  }
+  // Under the Calibrate window when both are docked there.
+  Rect slot = layout.side;
+  if (calibrate_ui_.open && calibrate_dock_.docked()) {
+    const float below = calibrate_dock_.rect().h + 4.0f * ui_scale_;
+    slot.y += below;
+    slot.h = std::max(200.0f * ui_scale_, slot.h - below);
+  }
+  cost_curve_dock_.place(slot);
+  return draw_cost_curve_window(state_.cost_curve, frame_ ? frame_->result.probe : std::nullopt, slot);
 }
 
 bool ViewerApp::scripted_calibration_pending() const {
@@ -1068,6 +1094,9 @@ FrameLayout ViewerApp::compute_layout(float menu_height) {
   in.recording_docked = recording_dock_.docked();
   const Rect recording = recording_dock_.rect();
   in.recording_height = recording.h > 0.0f ? recording.h : ImGui::GetFrameHeight();
+  const bool side_windows = (calibrate_ui_.open && calibrate_dock_.docked()) ||
+                            (state_.cost_curve.open() && cost_curve_dock_.docked());
+  in.side_w = side_windows ? kSideColumnWidth * ui_scale_ : 0.0f;
   in.image_w = textures_->width();
   in.image_h = textures_->height();
   in.transform = state_.transform;
@@ -1552,6 +1581,7 @@ void ViewerApp::print_window_placement(float sx, float sy) const {
           timings_window_.content_fits() ? ", content fits" : ", content clipped");
   }
   print("window Recording", recording_dock_.rect(), recording_dock_.collapsed() ? ", collapsed" : "");
+  if (calibrate_ui_.open) print("window Calibrate", calibrate_dock_.rect(), "");
   if (cost_curve_rect_.w > 0) {
     print("window Cost curve", cost_curve_rect_, "");
     const std::optional<PixelCosts> shown = frame_ ? frame_->result.probe : std::nullopt;
@@ -1756,9 +1786,7 @@ int ViewerApp::run() {
     draw_docked_windows(layout_, status);
     run_calibrate_window();
     update_calibration();
-    cost_curve_rect_ =
-        draw_cost_curve_window(state_.cost_curve, frame_ ? frame_->result.probe : std::nullopt,
-                               layout_.views);
+    cost_curve_rect_ = draw_cost_curve(layout_);
     refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
     refresh_b_colours();
     draw_view_overlays(layout_);

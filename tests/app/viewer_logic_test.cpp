@@ -432,19 +432,24 @@ TEST(FrameLayout, NothingCoversTheViewsAndTheTimingsAreOnScreen) {
     for (int views : {1, 2, 4}) {
       for (bool panel : {true, false}) {
         for (bool timings : {true, false}) {
+         for (float side : {0.0f, kSideColumnWidth}) {
           LayoutInputs in = default_inputs(w, h);
           in.layout = views;
           in.show_panel = panel;
           in.timings_docked = timings;
+          in.side_w = side;  // the Cost curve or Calibrate window open (issue 39)
           const FrameLayout l = compute_frame_layout(in);
           const std::string where = std::to_string(static_cast<int>(w)) + "x" +
                                     std::to_string(static_cast<int>(h)) + " layout " +
                                     std::to_string(views) + (panel ? " panel" : "") +
-                                    (timings ? " timings" : "");
+                                    (timings ? " timings" : "") + (side > 0 ? " side" : "");
+          EXPECT_EQ(l.side.w > 0.0f, side > 0.0f) << where;
+          if (side > 0) EXPECT_GE(l.side.w, 0.2f * w) << where;
           std::vector<std::pair<const char*, Rect>> parts = {
               {"panel", l.panel},         {"recording", l.recording},
               {"timings", l.timings},     {"views", l.views},
-              {"disparity bar", l.disparity_bar}, {"confidence bar", l.confidence_bar}};
+              {"disparity bar", l.disparity_bar}, {"confidence bar", l.confidence_bar},
+              {"side", l.side}};
           for (size_t i = 0; i < l.cells.size(); ++i) parts.push_back({"image", l.images[i]});
           for (size_t i = 0; i < parts.size(); ++i) {
             EXPECT_TRUE(inside(parts[i].second, w, h)) << where << ": " << parts[i].first;
@@ -462,6 +467,7 @@ TEST(FrameLayout, NothingCoversTheViewsAndTheTimingsAreOnScreen) {
           }
           EXPECT_EQ(l.confidence_bar.w > 0.0f, views == 4) << where;  // only view 4 is confidence
           EXPECT_GT(l.disparity_bar.w, 0.0f) << where;
+         }
         }
       }
     }
