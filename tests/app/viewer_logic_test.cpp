@@ -21,6 +21,7 @@
 #include "src/core/disparity.h"
 #include "ui/colour_range_tracker.h"
 #include "ui/engine_choice.h"
+#include "ui/rate_text.h"
 #include "ui/region_probe.h"
 #include "ui/frame_layout.h"
 #include "src/app/help_table.h"
@@ -390,6 +391,17 @@ TEST(EngineChoice, TheBoxShowsTheEngineRunningAndWhyASwitchWasRefused) {
   EXPECT_TRUE(choice.refusal().empty());
   EXPECT_TRUE(choice.pending().empty());
   processing.stop();
+}
+
+// A still pair brings a frame only when something changes: its rates say "still pair", not a
+// "0.0 fps" that looks stalled (issue 39). A stalled live camera still reads 0.0 fps.
+TEST(RateText, AStillPairSaysSoInsteadOfNoughtFramesPerSecond) {
+  EXPECT_EQ(rate_text(0.0, 1, false), "still pair");
+  EXPECT_EQ(rate_text(0.0, 1, false, 6), "still pair");
+  EXPECT_EQ(rate_text(12.34, 300, false, 6), "  12.3 fps");
+  EXPECT_EQ(rate_text(12.34, -1, false), "12.3 fps");
+  EXPECT_EQ(rate_text(0.0, -1, true), "0.0 fps");
+  EXPECT_EQ(rate_text(0.0, 1, true), "0.0 fps");
 }
 
 TEST(ScriptRun, ListsTheEventsThatNeverRanAndWhetherATimedOneMayStillCome) {
