@@ -20,6 +20,7 @@
 #include "tests/app/process_runner.h"
 #include "src/core/disparity.h"
 #include "ui/colour_range_tracker.h"
+#include "ui/elided_path.h"
 #include "ui/engine_choice.h"
 #include "ui/rate_text.h"
 #include "ui/region_probe.h"
@@ -402,6 +403,18 @@ TEST(RateText, AStillPairSaysSoInsteadOfNoughtFramesPerSecond) {
   EXPECT_EQ(rate_text(12.34, -1, false), "12.3 fps");
   EXPECT_EQ(rate_text(0.0, -1, true), "0.0 fps");
   EXPECT_EQ(rate_text(0.0, 1, true), "0.0 fps");
+}
+
+// A path longer than its field shows its start and its file name (issue 39: the panel cut
+// paths at the field's end, hiding the file name).
+TEST(ElidedPath, KeepsTheStartAndTheFileNameWithinTheWidth) {
+  const std::string path = "/work/shared/data/middlebury2003/teddy/im2.png";
+  EXPECT_EQ(elided_path(path, 100), path);
+  EXPECT_EQ(elided_path(path, path.size()), path);
+  const std::string shown = elided_path(path, 30);
+  EXPECT_EQ(shown.size(), 30u);
+  EXPECT_EQ(shown, "/work/sha...2003/teddy/im2.png");
+  EXPECT_EQ(elided_path(path, 2), "ng");
 }
 
 TEST(ScriptRun, ListsTheEventsThatNeverRanAndWhetherATimedOneMayStillCome) {
