@@ -79,6 +79,10 @@ constexpr double kMaxAbWaitS = 10.0;
 // Results a seek skips at most while it waits for its frame (the pairs in flight, ViewerApp).
 constexpr int kMaxSkippedAfterSeek = 6;
 
+// The A/B legend's box (draw_ab_legend).
+constexpr ImU32 kLegendBackdrop = IM_COL32(16, 16, 16, 230);
+constexpr ImU32 kLegendBorder = IM_COL32(128, 128, 128, 255);
+
 // Frames the flicker's mean spans in the Timings window.
 constexpr size_t kFlickerFrames = 30;
 
@@ -276,6 +280,7 @@ class ViewerApp {
   CursorReadout cursor_;
   std::optional<ProbePixel> requested_probe_;  // the pixel the results carry the costs of
   Rect cost_curve_rect_;  // the Cost curve window this frame; empty while closed
+  Rect ab_legend_rect_;   // the A/B legend's box this frame; empty when none is drawn
   // Saved window placement while fullscreen.
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
   // Recording (R key, its window); after state_, whose log it writes.
@@ -1232,6 +1237,7 @@ void ViewerApp::draw_region_outline(const FrameLayout& layout) {
 
 void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  ab_legend_rect_ = {};
   for (size_t i = 0; i < layout.cells.size(); ++i) {
     const Rect& cell = layout.cells[i];
     draw->AddRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h),
@@ -1296,13 +1302,20 @@ void ViewerApp::draw_ab_legend(ImDrawList* draw, const Rect& cell, ViewKind kind
     lines.emplace_back("only A has a disparity", colour(kDifferenceOnlyAColor));
     lines.emplace_back("only B has a disparity", colour(kDifferenceOnlyBColor));
   }
+  // One framed box behind all the lines, dark enough for the legend to read over any colour
+  // (a translucent strip per line left it floating over the difference's black and yellow).
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
-  float y = cell.y + line_h;
+  const float pad = 4.0f * ui_scale_;
+  float text_w = 0.0f;
+  for (const auto& line : lines) text_w = std::max(text_w, ImGui::CalcTextSize(line.first.c_str()).x);
+  const Rect box{cell.x, cell.y + line_h, text_w + 2.0f * pad, lines.size() * line_h + pad};
+  ab_legend_rect_ = box;
   draw->PushClipRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h), true);
+  draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.x + box.w, box.y + box.h), kLegendBackdrop);
+  draw->AddRect(ImVec2(box.x, box.y), ImVec2(box.x + box.w, box.y + box.h), kLegendBorder);
+  float y = box.y + 0.5f * pad;
   for (const auto& [text, colour] : lines) {
-    draw->AddRectFilled(ImVec2(cell.x, y), ImVec2(cell.x + ImGui::CalcTextSize(text.c_str()).x + 8.0f, y + line_h),
-                        IM_COL32(0, 0, 0, 160));
-    draw->AddText(ImVec2(cell.x + 4.0f, y + 1.0f), colour, text.c_str());
+    draw->AddText(ImVec2(box.x + pad, y), colour, text.c_str());
     y += line_h;
   }
   draw->PopClipRect();
@@ -1582,6 +1595,7 @@ void ViewerApp::print_window_placement(float sx, float sy) const {
   }
   print("window Recording", recording_dock_.rect(), recording_dock_.collapsed() ? ", collapsed" : "");
   if (calibrate_ui_.open) print("window Calibrate", calibrate_dock_.rect(), "");
+  if (ab_legend_rect_.w > 0) print("legend A/B", ab_legend_rect_, "");
   if (cost_curve_rect_.w > 0) {
     print("window Cost curve", cost_curve_rect_, "");
     const std::optional<PixelCosts> shown = frame_ ? frame_->result.probe : std::nullopt;
