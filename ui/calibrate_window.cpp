@@ -40,11 +40,10 @@ CalibrationSettings calibrate_settings(const CalibrateWindowState& state) {
 }
 
 void draw_calibrate_window(CalibrateWindowState& state, CalibrationSession& session,
-                           const Rect& views) {
+                           const Rect& slot) {
   const float scale = ImGui::GetFontSize() / 13.0f;
   const float width = 360.0f * scale;  // the content's; the window's height follows it
-  ImGui::SetNextWindowPos(ImVec2(views.x + views.w - width - 24.0f * scale, views.y + 8.0f),
-                          ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(slot.x, slot.y), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Calibrate", &state.open, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;

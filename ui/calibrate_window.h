@@ -29,9 +29,10 @@ CalibrationSettings calibrate_settings(const CalibrateWindowState& state);
 
 // The Calibrate window: board and model, detection state, captured views with Capture (V) and
 // auto capture, coverage maps, Calibrate with its progress, the report, the vertical offset of
-// the corners now (the epipolar error once the views are rectified), and Save / Apply.
+// the corners now (the epipolar error once the views are rectified), and Save / Apply. First
+// placed at `slot`'s corner (the layout's side column, beside the views it explains).
 void draw_calibrate_window(CalibrateWindowState& state, CalibrationSession& session,
-                           const Rect& views);
+                           const Rect& slot);
 
 // The detected corners over the left and right views (green when the pair is usable, orange
 // otherwise), numbered by captured-view count in the corner of each view.

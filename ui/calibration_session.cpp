@@ -34,8 +34,10 @@ void CalibrationSession::start(const CalibrationSettings& settings) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_settings_ = settings;
-    job_done_ = false;
-    job_result_.reset();
+    ++generation_;
+    jobs_.clear();
+    done_.clear();
+    skipped_stills_ = 0;
   }
   // Started here, not in the constructor: the thread needs every member (its mutex) built, and
   // a viewer that never calibrates runs no detector.
@@ -44,6 +46,8 @@ void CalibrationSession::start(const CalibrationSettings& settings) {
   shown_width_ = shown_height_ = 0;
   capturing_ = true;
   still_detections_ = 0;
+  captured_indices_.clear();
+  looked_at_.clear();
   result_.reset();
   error_.clear();
 }
@@ -52,38 +56,50 @@ void CalibrationSession::offer(const ImageRgb8& left, const ImageRgb8& right, in
   if (!calibrator_) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (job_waiting_) return;  // the detector is busy: this pair is skipped
-    job_left_ = to_gray(left);
-    job_right_ = to_gray(right);
-    job_index_ = index;
-    job_waiting_ = true;
+    if (!stills_ && (job_running_ || !jobs_.empty())) return;  // busy: this pair is skipped
+    if (jobs_.size() >= kMaxQueuedStills) {
+      ++skipped_stills_;
+      return;
+    }
+    jobs_.push_back(DetectionJob{to_gray(left), to_gray(right), index});
   }
   wake_.notify_all();
+}
+
+bool CalibrationSession::detecting() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return job_running_ || !jobs_.empty() || !done_.empty();
+}
+
+bool CalibrationSession::ready_for_pair() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return jobs_.size() < 2;  // one waiting while one is looked at: the detector never idles
 }
 
 void CalibrationSession::detection_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    wake_.wait(lock, [this] { return stopping_ || job_waiting_; });
+    wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
     if (stopping_) return;
-    const ImageU8 left = job_left_, right = job_right_;
+    const DetectionJob job = std::move(jobs_.front());
+    jobs_.pop_front();
+    job_running_ = true;
     const CalibrationSettings settings = job_settings_;
-    const std::string name = "frame " + std::to_string(job_index_);
+    const uint64_t generation = generation_;
+    const std::string name = "frame " + std::to_string(job.index);
     lock.unlock();
-    std::optional<ViewCheck> check;
+    ViewCheck check;
     try {
-      check = StereoCalibrator(settings).check_view(left, right, name);
+      check = StereoCalibrator(settings).check_view(job.left, job.right, name);
     } catch (const std::exception& e) {
-      check = ViewCheck{};
-      check->view.name = name;
-      check->reason = e.what();
+      check.view.name = name;
+      check.reason = e.what();
     }
     lock.lock();
-    job_result_ = std::move(check);
-    job_done_ = true;
-    job_waiting_ = false;
-    detection_width_ = left.width();
-    detection_height_ = left.height();
+    job_running_ = false;
+    if (generation == generation_) {
+      done_.push_back(Detection{std::move(check), job.index, job.left.width(), job.left.height()});
+    }
   }
 }
 
@@ -110,37 +126,43 @@ std::vector<std::string> CalibrationSession::update() {
       log.push_back("calibrate: failed: " + error_);
     }
   }
-  std::optional<ViewCheck> fresh;
-  int width = 0, height = 0;
+  std::deque<Detection> fresh;
+  size_t skipped = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (job_done_) {
-      fresh = std::move(job_result_);
-      job_result_.reset();
-      job_done_ = false;
-      width = detection_width_;
-      height = detection_height_;
-    }
+    fresh.swap(done_);
+    std::swap(skipped, skipped_stills_);
   }
-  if (fresh && calibrator_) {
-    const bool still = detection_ && fresh->usable && detection_->usable &&
-                       board_motion_px(fresh->view.left, detection_->view.left) < kStillMotionPx;
-    still_detections_ = still ? still_detections_ + 1 : 0;
-    detection_ = std::move(fresh);
-    shown_width_ = width;
-    shown_height_ = height;
-    try_capture(*detection_, width, height);
+  if (skipped > 0) {
+    log.push_back("calibrate: " + std::to_string(skipped) +
+                  " pairs not looked at: the board detection fell behind (pause, or play slower)");
+  }
+  for (Detection& detection : fresh) {
+    if (!calibrator_) break;
+    collect(std::move(detection));
     log.insert(log.end(), pending_log_.begin(), pending_log_.end());
     pending_log_.clear();
   }
   return log;
 }
 
-void CalibrationSession::try_capture(const ViewCheck& check, int width, int height) {
+void CalibrationSession::collect(Detection detection) {
+  const bool still = detection_ && detection.check.usable && detection_->usable &&
+                     board_motion_px(detection.check.view.left, detection_->view.left) < kStillMotionPx;
+  still_detections_ = still ? still_detections_ + 1 : 0;
+  looked_at_.insert(detection.index);
+  detection_ = std::move(detection.check);
+  shown_width_ = detection.width;
+  shown_height_ = detection.height;
+  try_capture(*detection_, detection.index, detection.width, detection.height);
+}
+
+void CalibrationSession::try_capture(const ViewCheck& check, int64_t index, int width, int height) {
   if (!capturing_) {
     capture_requested_ = false;
     return;
   }
+  const auto captured = std::find(captured_indices_.begin(), captured_indices_.end(), index);
   bool due = false;
   if (capture_requested_) {
     capture_requested_ = false;
@@ -148,12 +170,22 @@ void CalibrationSession::try_capture(const ViewCheck& check, int width, int heig
       pending_log_.push_back("calibrate: not captured: " + check.reason);
       return;
     }
+    if (captured != captured_indices_.end()) {
+      pending_log_.push_back("calibrate: not captured: " + check.view.name + " is view " +
+                             std::to_string(captured - captured_indices_.begin() + 1) + " already");
+      return;
+    }
     due = true;
-  } else if (auto_capture && check.usable && still_detections_ >= kStillDetections) {
-    // Held still somewhere new: a twentieth of the image away from every captured view.
-    const double min_move = std::hypot(width, height) / 20.0;
-    due = std::all_of(calibrator_->views().begin(), calibrator_->views().end(),
-                      [&](const StereoView& v) { return board_motion_px(check.view.left, v.left) >= min_move; });
+  } else if (auto_capture && check.usable && captured == captured_indices_.end()) {
+    if (stills_) {
+      due = true;
+    } else if (still_detections_ >= kStillDetections) {
+      // Held still somewhere new: a twentieth of the image away from every captured view.
+      const double min_move = std::hypot(width, height) / 20.0;
+      due = std::all_of(calibrator_->views().begin(), calibrator_->views().end(), [&](const StereoView& v) {
+        return board_motion_px(check.view.left, v.left) >= min_move;
+      });
+    }
   }
   if (!due || calibrating_) return;
   try {
@@ -162,6 +194,7 @@ void CalibrationSession::try_capture(const ViewCheck& check, int width, int heig
     pending_log_.push_back(std::string("calibrate: ") + e.what());
     return;
   }
+  captured_indices_.push_back(index);
   pending_log_.push_back("calibrate: captured view " + std::to_string(calibrator_->view_count()) +
                          " (" + check.view.name + ")");
 }

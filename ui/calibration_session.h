@@ -3,9 +3,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,8 +20,8 @@ namespace sv {
 // The Calibrate window's work, without GL or ImGui: the board is looked for in the newest pair
 // on a detection thread (the view stays live), views are captured on request or automatically
 // when the board is seen by both views and held still somewhere new, and the calibration runs on
-// a worker thread with its progress readable at any time. Everything but the two threads runs on
-// the GL thread.
+// a worker thread with its progress readable at any time. A pair (by its frame index) is captured
+// once at most. Everything but the two threads runs on the GL thread.
 class CalibrationSession {
  public:
   CalibrationSession();
@@ -31,8 +33,22 @@ class CalibrationSession {
   void start(const CalibrationSettings& settings);
   bool started() const { return calibrator_ != nullptr; }
 
-  // The pair on screen; taken by the detection thread when it is idle (else skipped).
+  // Pairs that are photographs of their own (image pairs and sequences), not frames of a moving
+  // scene: no pair is skipped (they queue for the detector, up to kMaxQueuedStills), and auto
+  // capture takes each usable one, as there is no holding still between stills. Kept by start().
+  void set_stills(bool stills) { stills_ = stills; }
+  static constexpr size_t kMaxQueuedStills = 64;
+
+  // The pair on screen; taken by the detection thread when it is idle (else skipped, except
+  // stills: see set_stills).
   void offer(const ImageRgb8& left, const ImageRgb8& right, int64_t index);
+  // Pairs offered whose detection update() has not collected yet.
+  bool detecting() const;
+  // Stills: whether the detector has room for another pair now (the caller holds the rest back,
+  // so a file waits for the detector instead of skipping pairs).
+  bool ready_for_pair() const;
+  // The different pairs (frame indices) detected since start().
+  size_t pairs_looked_at() const { return looked_at_.size(); }
   // Collects what the threads finished and captures a view when one is due. Returns lines for
   // the log ("captured view 3 (frame 40)", "calibrated: ...").
   std::vector<std::string> update();
@@ -68,24 +84,36 @@ class CalibrationSession {
   const std::string& error() const { return error_; }
 
  private:
+  struct DetectionJob {
+    ImageU8 left, right;
+    int64_t index = 0;
+  };
+  struct Detection {
+    ViewCheck check;
+    int64_t index = 0;
+    int width = 0, height = 0;
+  };
   void detection_loop();
-  void try_capture(const ViewCheck& check, int width, int height);
+  void collect(Detection detection);
+  void try_capture(const ViewCheck& check, int64_t index, int width, int height);
 
   std::unique_ptr<StereoCalibrator> calibrator_;
 
-  // Detection thread (from the first start()): one job at a time.
+  // Detection thread (from the first start()): one job at a time, in the order offered.
   std::thread detector_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
-  bool job_waiting_ = false;
-  bool job_done_ = false;
-  ImageU8 job_left_, job_right_;
-  int64_t job_index_ = 0;
-  std::optional<ViewCheck> job_result_;
+  std::deque<DetectionJob> jobs_;  // waiting (one at most unless stills_)
+  bool job_running_ = false;
+  std::deque<Detection> done_;     // finished, for update()
   CalibrationSettings job_settings_;
+  uint64_t generation_ = 0;        // start() calls: a job of the board before is dropped
+  size_t skipped_stills_ = 0;      // beyond kMaxQueuedStills, logged by update()
 
-  int detection_width_ = 0, detection_height_ = 0;  // the job's, under mutex_
+  bool stills_ = false;
+  std::vector<int64_t> captured_indices_;  // the frame of each captured view, in order
+  std::set<int64_t> looked_at_;
   std::optional<ViewCheck> detection_;
   int shown_width_ = 0, shown_height_ = 0;
   int still_detections_ = 0;                  // in a row, with the board held still

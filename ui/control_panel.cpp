@@ -12,6 +12,7 @@
 #include "src/core/error.h"
 #include "src/core/param_table.h"
 #include "ui/histogram_widget.h"
+#include "ui/rate_text.h"
 #include "ui/region_probe.h"
 #include "ui/source_panel.h"
 
@@ -94,8 +95,10 @@ void ab_section(ViewerState& state, const ViewerStatus& status) {
   ImGui::SliderFloat("difference scale", &ab.difference_scale, 0.25f, 64.0f, "%.2f px");
   help_tooltip("|A - B| drawn at the brightest colour of the difference view.");
   if (status.processing_b) {
-    ImGui::Text("B: %s, %.1f frames/s", status.processing_b->engine.c_str(),
-                status.processing_b->frames_per_second);
+    ImGui::Text("B: %s, %s", status.processing_b->engine.c_str(),
+                rate_text(status.processing_b->frames_per_second, status.source_frames,
+                          status.source_live)
+                    .c_str());
     if (!status.processing_b->error.empty()) {
       ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "B: %s", status.processing_b->error.c_str());
     }

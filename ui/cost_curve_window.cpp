@@ -100,12 +100,11 @@ void draw_curve(const char* title, const std::vector<double>& curve, int base,
 }  // namespace
 
 Rect draw_cost_curve_window(CostCurveTarget& target, const std::optional<PixelCosts>& costs,
-                            const Rect& views) {
+                            const Rect& slot) {
   if (!target.open()) return {};
-  const float width = std::max(300.0f, std::min(620.0f, views.w - 16.0f));
-  ImGui::SetNextWindowPos(ImVec2(views.x + views.w - width - 8.0f, views.y + 30.0f),
-                          ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(width, 380.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(slot.x, slot.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(std::max(300.0f, slot.w), std::max(380.0f, slot.h)),
+                           ImGuiCond_FirstUseEver);
   bool open = true;
   if (!ImGui::Begin("Cost curve", &open)) {
     ImGui::End();

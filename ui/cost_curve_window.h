@@ -12,8 +12,9 @@ namespace sv {
 // The Cost curve window (P, View > Cost curve, --cost-curve): the matching cost and the
 // aggregated cost of the probed pixel over its disparity range, side by side, with the winner,
 // the uniqueness rival, the subpixel parabola and the numbers (cost_curve_lines). `costs` is
-// the shown frame's probe (nullopt: none yet). First placed over the right of `views`; closing
-// it clears open. Returns where the window is (empty while closed).
+// the shown frame's probe (nullopt: none yet). First placed in `slot` (the layout's side column,
+// beside the views it explains); closing it clears open. Returns where the window is (empty
+// while closed).
 Rect draw_cost_curve_window(CostCurveTarget& target, const std::optional<PixelCosts>& costs,
                             const Rect& views);
 

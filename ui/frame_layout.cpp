@@ -25,13 +25,21 @@ FrameLayout compute_frame_layout(const LayoutInputs& in) {
     if (recording_h > 0) layout.recording = {0.0f, h - recording_h, panel_w, recording_h};
     if (timings_h > 0) layout.timings = {panel_w, h - timings_h, w - panel_w, timings_h};
     bottom = h - timings_h;
-  } else {
-    // No panel column: the Recording window starts the strip under the views.
-    const float strip_h = std::max(timings_h, recording_h);
+  } else if (recording_h >= timings_h) {
+    // No panel column: the Recording window starts the strip under the views, the Timings as
+    // tall beside it.
     const float recording_w = recording_h > 0 ? kRecordingWidth * in.ui_scale : 0.0f;
-    if (recording_h > 0) layout.recording = {0.0f, h - strip_h, recording_w, recording_h};
-    if (timings_h > 0) layout.timings = {recording_w, h - strip_h, w - recording_w, strip_h};
-    bottom = h - strip_h;
+    if (recording_h > 0) layout.recording = {0.0f, h - recording_h, recording_w, recording_h};
+    if (timings_h > 0) layout.timings = {recording_w, h - recording_h, w - recording_w, recording_h};
+    bottom = h - recording_h;
+  } else {
+    // A Recording window lower than the Timings (collapsed: its title bar) goes above them, which
+    // take the whole width: beside them it would leave an empty column under it.
+    layout.timings = {0.0f, h - timings_h, w, timings_h};
+    if (recording_h > 0) {
+      layout.recording = {0.0f, h - timings_h - recording_h, kRecordingWidth * in.ui_scale, recording_h};
+    }
+    bottom = h - timings_h - recording_h;
   }
 
   bool any_disparity = false, any_confidence = false;
@@ -41,12 +49,15 @@ FrameLayout compute_frame_layout(const LayoutInputs& in) {
   }
   const float disparity_w = any_disparity ? in.disparity_bar_w : 0.0f;
   const float confidence_w = any_confidence ? in.confidence_bar_w : 0.0f;
+  const float side_w = std::min(in.side_w, 0.5f * (w - panel_w));
   const float bars_h = std::max(1.0f, bottom - top);
-  if (disparity_w > 0) layout.disparity_bar = {w - confidence_w - disparity_w, top, disparity_w, bars_h};
-  if (confidence_w > 0) layout.confidence_bar = {w - confidence_w, top, confidence_w, bars_h};
+  const float bars_right = w - side_w;
+  if (side_w > 0) layout.side = {bars_right, top, side_w, bars_h};
+  if (disparity_w > 0) layout.disparity_bar = {bars_right - confidence_w - disparity_w, top, disparity_w, bars_h};
+  if (confidence_w > 0) layout.confidence_bar = {bars_right - confidence_w, top, confidence_w, bars_h};
 
   layout.views = {panel_w + gap, top + gap,
-                  std::max(1.0f, w - panel_w - disparity_w - confidence_w - 2 * gap),
+                  std::max(1.0f, bars_right - panel_w - disparity_w - confidence_w - 2 * gap),
                   std::max(1.0f, bottom - top - 2 * gap)};
   layout.cells = layout_cells(layout.views, in.layout, gap);
   for (const Rect& cell : layout.cells) {

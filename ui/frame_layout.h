@@ -26,13 +26,17 @@ struct LayoutInputs {
   // panel is hidden), and its height now (its title bar while collapsed).
   bool recording_docked = true;
   float recording_height = 0;
+  // A column at the right edge for the windows that explain the views (Calibrate, Cost curve)
+  // while they are open and docked; 0: none.
+  float side_w = 0;
   int image_w = 0, image_h = 0;
   ViewTransform transform;
 };
 
 // Where everything goes this frame. Nothing overlaps: the panel column (the control panel over
 // the docked Recording window) on the left, the views with their colour bars right of it, the
-// docked Timings window under the views. A rect with w == 0 is not shown.
+// side column at the right edge, the docked Timings window under them. A rect with w == 0 is not
+// shown.
 struct FrameLayout {
   Rect panel;
   Rect recording;  // the docked Recording window's place (its height: the one it has now)
@@ -40,12 +44,16 @@ struct FrameLayout {
   Rect views;      // the area the view cells share
   Rect disparity_bar;   // w == 0 when no view shows disparities
   Rect confidence_bar;  // w == 0 when no view shows the confidence
+  Rect side;            // the side column (LayoutInputs::side_w)
   std::vector<Rect> cells;
   std::vector<Rect> images;  // the image inside each cell, after zoom and pan
 };
 
 // The width the Recording window gets where the panel column does not set it.
 constexpr float kRecordingWidth = 340.0f;
+// The side column's width (times the UI scale): the Calibrate window's content and a readable
+// Cost curve.
+constexpr float kSideColumnWidth = 400.0f;
 
 FrameLayout compute_frame_layout(const LayoutInputs& in);
 

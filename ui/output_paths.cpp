@@ -13,7 +13,7 @@ void check_output_paths(const ViewerOptions& options) {
     }
     if (event.action == ScriptAction::RecordStart) {
       const size_t space = event.value.find(' ');
-      if (space == std::string::npos) continue;  // a dated name in recordings/, checked then
+      if (space == std::string::npos) continue;  // a dated name in kDefaultRecordingDir, checked then
       const std::string file = event.value.substr(space + 1);
       // A name ending in '/' is a folder that gets a dated file name (recording_panel.cpp).
       if (file.back() == '/') {

@@ -8,6 +8,7 @@
 
 #include "src/app/stop_signals.h"
 #include "src/io/point_cloud_ply.h"
+#include "ui/output_paths.h"
 #ifdef STEREOVIEW_HAS_RECORDING
 #include "src/app/recorder.h"
 #include "src/app/recording_setup.h"
@@ -31,7 +32,7 @@ std::string elapsed_text(double seconds) {
   return text;
 }
 
-// "recordings/" becomes recordings/<format>_<date>_<time>.<ext>, so recordings never overwrite
+// "out/recordings/" becomes out/recordings/<format>_<date>_<time>.<ext>, so recordings never overwrite
 // each other; a file name is used as given.
 std::string resolve_path(const std::string& path, const char* format) {
   if (!path.empty() && path.back() != '/') return path;
@@ -45,7 +46,9 @@ std::string resolve_path(const std::string& path, const char* format) {
 
 }  // namespace
 
-RecordingPanel::RecordingPanel(Log log) : log_(std::move(log)) {}
+RecordingPanel::RecordingPanel(Log log) : log_(std::move(log)) {
+  std::snprintf(path_, sizeof path_, "%s", kDefaultRecordingDir);
+}
 
 RecordingPanel::~RecordingPanel() { stop(); }
 

@@ -68,7 +68,7 @@ class RecordingPanel {
   enum class Request { None, Toggle, Start, Stop };
   Request request_ = Request::None;
   int format_index_ = 0;  // color, lossless16, raw, side-by-side
-  char path_[512] = "recordings/";
+  char path_[512] = "";  // kDefaultRecordingDir at first
   char codec_[64] = "";
   std::string last_file_;
   std::string last_summary_;

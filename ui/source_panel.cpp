@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ui/elided_path.h"
+
 namespace sv {
 namespace {
 
@@ -16,9 +18,37 @@ void help_tooltip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
+// A path the field is too narrow for shows its start and its file name (elided_path) until it is
+// clicked for editing; its tooltip gives the whole path.
 void path_field(const char* label, const char* hint, std::string& value, const char* help) {
+  static ImGuiID editing = 0;  // the field being edited, until it loses the focus
+  static bool focus_pending = false;
+  const ImGuiID id = ImGui::GetID(label);
+  const float width = ImGui::CalcItemWidth();
+  const float text_room = width - 2.0f * ImGui::GetStyle().FramePadding.x;
+  const bool fits = ImGui::CalcTextSize(value.c_str()).x <= text_room;
+  const std::string tooltip = value.empty() ? help : value + "\n\n" + help;
+  if (editing != id && !fits) {
+    const size_t chars = static_cast<size_t>(text_room / ImGui::CalcTextSize("x").x);
+    ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.0f, 0.5f));
+    const bool clicked = ImGui::Button((elided_path(value, chars) + "##" + label).c_str(), ImVec2(width, 0.0f));
+    ImGui::PopStyleVar();
+    help_tooltip(tooltip.c_str());
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextUnformatted(label);
+    if (clicked) {
+      editing = id;
+      focus_pending = true;
+    }
+    return;
+  }
+  if (editing == id && focus_pending) {
+    ImGui::SetKeyboardFocusHere();
+    focus_pending = false;
+  }
   ImGui::InputTextWithHint(label, hint, &value);
-  help_tooltip(help);
+  help_tooltip(tooltip.c_str());
+  if (editing == id && ImGui::IsItemDeactivated()) editing = 0;
 }
 
 void camera_settings(CliOptions& o, bool uvc) {

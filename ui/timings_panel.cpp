@@ -5,14 +5,19 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "ui/rate_text.h"
+
 namespace sv {
 namespace {
 
 void draw_rates(const ViewerStatus& status) {
-  ImGui::Text("capture     %6.1f fps", status.capture.frames_per_second);
-  ImGui::Text("processing  %6.1f fps", status.processing.frames_per_second);
+  const auto rate = [&](double fps, int width) {
+    return rate_text(fps, status.source_frames, status.source_live, width);
+  };
+  ImGui::Text("capture     %s", rate(status.capture.frames_per_second, 6).c_str());
+  ImGui::Text("processing  %s", rate(status.processing.frames_per_second, 6).c_str());
   if (status.processing_b) {
-    ImGui::Text("processing B %5.1f fps", status.processing_b->frames_per_second);
+    ImGui::Text("processing B %s", rate(status.processing_b->frames_per_second, 5).c_str());
   }
   ImGui::Text("display     %6.1f fps", status.display_fps);
   ImGui::Text("pairs %lld, dropped %llu", static_cast<long long>(status.capture.delivered),

@@ -79,6 +79,10 @@ constexpr double kMaxAbWaitS = 10.0;
 // Results a seek skips at most while it waits for its frame (the pairs in flight, ViewerApp).
 constexpr int kMaxSkippedAfterSeek = 6;
 
+// The A/B legend's box (draw_ab_legend).
+constexpr ImU32 kLegendBackdrop = IM_COL32(16, 16, 16, 230);
+constexpr ImU32 kLegendBorder = IM_COL32(128, 128, 128, 255);
+
 // Frames the flicker's mean spans in the Timings window.
 constexpr size_t kFlickerFrames = 30;
 
@@ -171,8 +175,20 @@ class ViewerApp {
   // The Calibrate window (C): its requests, the session's news, a script's "calibrate" command.
   void run_calibrate_window();
   void calibrate_command(const std::string& command);
+  // The Cost curve window in the side column; where it is (empty while closed).
+  Rect draw_cost_curve(const FrameLayout& layout);
   bool save_calibration();
-  void apply_calibration();
+  bool apply_calibration();
+  // A scripted calibration still to finish: its run, its detections of a file's last pairs, its
+  // apply. The run ends after them (a failure of one fails the run: script_failed).
+  bool scripted_calibration_pending() const;
+  // Image pairs and sequences: every pair reaches the Calibrate window's detector, not only
+  // those shown (the display takes the newest result), through a queue on the pipeline's
+  // fan-out that holds the file back while the detector is busy.
+  bool source_pairs_are_stills() const;
+  void attach_calibration_pairs();
+  void feed_calibration();
+  void script_failed(const std::string& reason);
 
   const ViewerOptions options_;
   ViewerState state_;
@@ -264,15 +280,23 @@ class ViewerApp {
   CursorReadout cursor_;
   std::optional<ProbePixel> requested_probe_;  // the pixel the results carry the costs of
   Rect cost_curve_rect_;  // the Cost curve window this frame; empty while closed
+  Rect ab_legend_rect_;   // the A/B legend's box this frame; empty when none is drawn
   // Saved window placement while fullscreen.
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
   // Recording (R key, its window); after state_, whose log it writes.
   RecordingPanel recording_{[this](const std::string& line) { state_.add_log(line); }};
   WindowDock recording_dock_{"Recording"};
+  // The windows that explain the views, docked in the side column beside them (FrameLayout).
+  WindowDock calibrate_dock_{"Calibrate"};
+  WindowDock cost_curve_dock_{"Cost curve"};
   TimingsWindow timings_window_;
   FrameLayout layout_;  // this frame's
   CalibrationSession calibration_;
   CalibrateWindowState calibrate_ui_;
+  bool scripted_calibration_run_ = false;  // a script's "calibrate run" whose result is to come
+  // Stills: a script's "calibrate run" waits until the detector has looked at every pair.
+  bool run_when_all_looked_at_ = false;
+  std::shared_ptr<PairQueue> calibration_pairs_;  // attach_calibration_pairs()
   float timings_height_used_ = 0.0f;  // the Timings height this frame's layout gave
   std::optional<StereoGeometry> shown_geometry() const {
     return displayed_geometry(geometry_, state_.active_source.kind == SourceKind::Synthetic, state_.scene);
@@ -409,6 +433,9 @@ void ViewerApp::start_pipeline(const SourceChoice& choice, OpenedSource opened, 
   // A switch still in flight goes to the new processing thread.
   if (!state_.engine.pending().empty()) pipeline_->processing().request_engine(state_.engine.pending());
   state_.active_source = choice;
+  calibration_.set_stills(source_pairs_are_stills());
+  calibration_pairs_.reset();  // closed with the old pipeline's fan-out
+  if (calibrate_ui_.open) attach_calibration_pairs();
   if (state_.ab.enabled) start_b(false, state_.paused);  // attached before the first pair goes by, as A
   pipeline_->start();
   state_.source_error.clear();
@@ -478,6 +505,11 @@ void ViewerApp::run_calibrate_window() {
         raw.rectify = false;
         if (switch_source(raw, frame_ ? frame_->pair.index : -1)) state_.source = raw;
       }
+      // Every still from the first: none goes by unseen.
+      if (source_pairs_are_stills()) {
+        if (!calibration_pairs_) attach_calibration_pairs();
+        seek(0);
+      }
       // Both raw views side by side, where the corners are drawn.
       state_.settings.layout = 2;
       state_.settings.views[0] = ViewKind::Left;
@@ -489,19 +521,88 @@ void ViewerApp::run_calibrate_window() {
     }
   }
   for (const std::string& line : calibration_.update()) state_.add_log(line);
-  if (calibrate_ui_.open) draw_calibrate_window(calibrate_ui_, calibration_, layout_.views);
+  if (run_when_all_looked_at_) {
+    const bool all = static_cast<int64_t>(calibration_.pairs_looked_at()) >= pipeline_->frame_count();
+    // A file whose last pairs cannot come (a seek elsewhere, a pair that failed) runs on what came.
+    const bool none_coming = no_frame_coming() && !calibration_.detecting() && calibration_pairs_ &&
+                             calibration_pairs_->size() == 0;
+    if (all || none_coming || !calibration_pairs_) {
+      run_when_all_looked_at_ = false;
+      calibration_.run_calibration();  // false: one runs already, whose result the script takes
+    }
+  }
+  if (scripted_calibration_run_ && !run_when_all_looked_at_ && !calibration_.calibrating()) {
+    scripted_calibration_run_ = false;
+    if (!calibration_.result()) script_failed("calibrate run failed: " + calibration_.error());
+  }
+  if (calibrate_ui_.open) {
+    calibrate_dock_.place({layout_.side.x, layout_.side.y, 0.0f, 0.0f});  // its own size
+    draw_calibrate_window(calibrate_ui_, calibration_, layout_.side);
+  } else {
+    calibrate_dock_.dock();  // opened again, in its place
+  }
   if (calibrate_ui_.save) {
     calibrate_ui_.save = false;
     save_calibration();
   }
-  if (calibrate_ui_.apply_when_done && !calibration_.calibrating()) {
+  bool scripted_apply = false;
+  if (calibrate_ui_.apply_when_done && !calibration_.calibrating() && !scripted_calibration_run_) {
     calibrate_ui_.apply_when_done = false;
     calibrate_ui_.apply = true;
+    scripted_apply = true;
   }
   if (calibrate_ui_.apply) {
     calibrate_ui_.apply = false;
-    apply_calibration();
+    if (!apply_calibration() && scripted_apply) script_failed("calibrate apply failed: " + calibrate_ui_.message);
   }
+}
+
+bool ViewerApp::source_pairs_are_stills() const {
+  const SourceKind kind = state_.active_source.kind;
+  return kind == SourceKind::ImagePair || kind == SourceKind::ImageSequence || kind == SourceKind::Dataset;
+}
+
+void ViewerApp::attach_calibration_pairs() {
+  if (!source_pairs_are_stills()) return;
+  calibration_pairs_ = std::make_shared<PairQueue>(1, pipeline_->queue_policy());
+  pipeline_->fan_out().attach(calibration_pairs_);
+}
+
+void ViewerApp::feed_calibration() {
+  if (calibration_pairs_ && !calibrate_ui_.open) {
+    pipeline_->fan_out().detach(calibration_pairs_);  // closed: the file goes on without it
+    calibration_pairs_.reset();
+  }
+  while (calibration_pairs_ && calibration_.ready_for_pair()) {
+    std::optional<StereoPair> pair = calibration_pairs_->try_pop();
+    if (!pair) break;
+    calibration_.offer(pair->left, pair->right, pair->index);
+  }
+}
+
+Rect ViewerApp::draw_cost_curve(const FrameLayout& layout) {
+  if (!state_.cost_curve.open()) {
+    cost_curve_dock_.dock();  // opened again, in its place
+    return {};
+  }
+  // Under the Calibrate window when both are docked there.
+  Rect slot = layout.side;
+  if (calibrate_ui_.open && calibrate_dock_.docked()) {
+    const float below = calibrate_dock_.rect().h + 4.0f * ui_scale_;
+    slot.y += below;
+    slot.h = std::max(200.0f * ui_scale_, slot.h - below);
+  }
+  cost_curve_dock_.place(slot);
+  return draw_cost_curve_window(state_.cost_curve, frame_ ? frame_->result.probe : std::nullopt, slot);
+}
+
+bool ViewerApp::scripted_calibration_pending() const {
+  return scripted_calibration_run_ || calibrate_ui_.apply_when_done || calibration_.calibrating();
+}
+
+void ViewerApp::script_failed(const std::string& reason) {
+  std::cerr << "stereoview-viewer: script: " << reason << "\n";
+  exit_code_ = 1;
 }
 
 void ViewerApp::calibrate_command(const std::string& command) {
@@ -524,7 +625,15 @@ void ViewerApp::calibrate_command(const std::string& command) {
     words >> on;
     calibration_.auto_capture = on == "on";
   } else if (sub == "run") {
-    if (!calibration_.run_calibration()) state_.add_log("error: calibrate: start the window first");
+    if (source_pairs_are_stills() && (calibration_pairs_ || calibrate_ui_.start)) {
+      run_when_all_looked_at_ = true;
+      scripted_calibration_run_ = true;
+    } else if (calibration_.run_calibration()) {
+      scripted_calibration_run_ = true;
+    } else {
+      state_.add_log("error: calibrate: start the window first");
+      script_failed("calibrate run: the Calibrate window is not open or a calibration runs already");
+    }
   } else if (sub == "save" || sub == "apply") {
     std::string path;
     if (words >> path) std::snprintf(calibrate_ui_.path, sizeof calibrate_ui_.path, "%s", path.c_str());
@@ -562,8 +671,8 @@ bool ViewerApp::save_calibration() {
   return true;
 }
 
-void ViewerApp::apply_calibration() {
-  if (!save_calibration()) return;
+bool ViewerApp::apply_calibration() {
+  if (!save_calibration()) return false;
   // The running source again at the same frame, rectified with the new file at once.
   SourceChoice choice = state_.active_source;
   choice.options.calib_path = calibrate_ui_.path;
@@ -573,10 +682,14 @@ void ViewerApp::apply_calibration() {
     state_.settings.epipolar_lines = true;
     calibration_.set_capturing(false);
     state_.add_log(std::string("calibrate: applied ") + calibrate_ui_.path);
+    return true;
   }
+  calibrate_ui_.message = state_.source_error;
+  return false;
 }
 
 void ViewerApp::collect_results() {
+  feed_calibration();
   collect_b();
   ProcessingThread& processing = pipeline_->processing();
   for (const std::string& message : processing.take_messages()) {
@@ -600,7 +713,9 @@ void ViewerApp::collect_results() {
   const ImageRgb8& left = frame->pair.left;
   textures_->ensure_size(left.width(), left.height());
   show_views(*frame);
-  if (calibrate_ui_.open) calibration_.offer(frame->pair.left, frame->pair.right, frame->pair.index);
+  if (calibrate_ui_.open && !calibration_pairs_) {
+    calibration_.offer(frame->pair.left, frame->pair.right, frame->pair.index);
+  }
   timings_.add(with_host_time(frame->result.timings, frame->host_ms), frame->processing_ms);
   frame_ = std::move(frame);
   ++frames_shown_;
@@ -984,6 +1099,9 @@ FrameLayout ViewerApp::compute_layout(float menu_height) {
   in.recording_docked = recording_dock_.docked();
   const Rect recording = recording_dock_.rect();
   in.recording_height = recording.h > 0.0f ? recording.h : ImGui::GetFrameHeight();
+  const bool side_windows = (calibrate_ui_.open && calibrate_dock_.docked()) ||
+                            (state_.cost_curve.open() && cost_curve_dock_.docked());
+  in.side_w = side_windows ? kSideColumnWidth * ui_scale_ : 0.0f;
   in.image_w = textures_->width();
   in.image_h = textures_->height();
   in.transform = state_.transform;
@@ -1119,6 +1237,7 @@ void ViewerApp::draw_region_outline(const FrameLayout& layout) {
 
 void ViewerApp::draw_view_overlays(const FrameLayout& layout) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  ab_legend_rect_ = {};
   for (size_t i = 0; i < layout.cells.size(); ++i) {
     const Rect& cell = layout.cells[i];
     draw->AddRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h),
@@ -1183,13 +1302,20 @@ void ViewerApp::draw_ab_legend(ImDrawList* draw, const Rect& cell, ViewKind kind
     lines.emplace_back("only A has a disparity", colour(kDifferenceOnlyAColor));
     lines.emplace_back("only B has a disparity", colour(kDifferenceOnlyBColor));
   }
+  // One framed box behind all the lines, dark enough for the legend to read over any colour
+  // (a translucent strip per line left it floating over the difference's black and yellow).
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
-  float y = cell.y + line_h;
+  const float pad = 4.0f * ui_scale_;
+  float text_w = 0.0f;
+  for (const auto& line : lines) text_w = std::max(text_w, ImGui::CalcTextSize(line.first.c_str()).x);
+  const Rect box{cell.x, cell.y + line_h, text_w + 2.0f * pad, lines.size() * line_h + pad};
+  ab_legend_rect_ = box;
   draw->PushClipRect(ImVec2(cell.x, cell.y), ImVec2(cell.x + cell.w, cell.y + cell.h), true);
+  draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.x + box.w, box.y + box.h), kLegendBackdrop);
+  draw->AddRect(ImVec2(box.x, box.y), ImVec2(box.x + box.w, box.y + box.h), kLegendBorder);
+  float y = box.y + 0.5f * pad;
   for (const auto& [text, colour] : lines) {
-    draw->AddRectFilled(ImVec2(cell.x, y), ImVec2(cell.x + ImGui::CalcTextSize(text.c_str()).x + 8.0f, y + line_h),
-                        IM_COL32(0, 0, 0, 160));
-    draw->AddText(ImVec2(cell.x + 4.0f, y + 1.0f), colour, text.c_str());
+    draw->AddText(ImVec2(box.x + pad, y), colour, text.c_str());
     y += line_h;
   }
   draw->PopClipRect();
@@ -1448,7 +1574,7 @@ bool ViewerApp::screenshot_due() const {
   // ImGui needs a couple of frames to lay out new windows. After a source switch, the new
   // source's frame; after an engine switch, the processing thread's answer (the box shows it).
   return frame_->params_generation >= latest_generation_ && gl_frames_ >= 3 &&
-         pipeline_frames_ > 0 && state_.engine.pending().empty();
+         pipeline_frames_ > 0 && state_.engine.pending().empty() && !scripted_calibration_pending();
 }
 
 bool ViewerApp::layout_settled() const {
@@ -1468,6 +1594,8 @@ void ViewerApp::print_window_placement(float sx, float sy) const {
           timings_window_.content_fits() ? ", content fits" : ", content clipped");
   }
   print("window Recording", recording_dock_.rect(), recording_dock_.collapsed() ? ", collapsed" : "");
+  if (calibrate_ui_.open) print("window Calibrate", calibrate_dock_.rect(), "");
+  if (ab_legend_rect_.w > 0) print("legend A/B", ab_legend_rect_, "");
   if (cost_curve_rect_.w > 0) {
     print("window Cost curve", cost_curve_rect_, "");
     const std::optional<PixelCosts> shown = frame_ ? frame_->result.probe : std::nullopt;
@@ -1672,9 +1800,7 @@ int ViewerApp::run() {
     draw_docked_windows(layout_, status);
     run_calibrate_window();
     update_calibration();
-    cost_curve_rect_ =
-        draw_cost_curve_window(state_.cost_curve, frame_ ? frame_->result.probe : std::nullopt,
-                               layout_.views);
+    cost_curve_rect_ = draw_cost_curve(layout_);
     refresh_disparity_colours();  // a colormap or range change shows at once, paused or not
     refresh_b_colours();
     draw_view_overlays(layout_);
@@ -1690,7 +1816,9 @@ int ViewerApp::run() {
     // script event still may; a frame-numbered one past the last frame never runs.
     const bool ended_early = options_.frames > 0 && frames_shown_ < options_.frames &&
                              gl_frames_ >= 3 && no_frame_coming() &&
-                             !script_.timed_event_pending();
+                             !script_.timed_event_pending() && !calibration_.detecting() &&
+                             !(calibration_pairs_ && calibration_pairs_->size() > 0) &&
+                             !scripted_calibration_pending();
     // With A/B on, the screenshot also waits for B's result of the frame on screen.
     if (screenshot_due() && ab_wait_since_s_ < 0.0) {
       ab_wait_since_s_ = seconds_now();

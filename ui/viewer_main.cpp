@@ -7,6 +7,7 @@
 #include "src/app/source_factory.h"
 #include "ui/output_paths.h"
 #include "src/app/stop_signals.h"
+#include "src/app/version.h"
 #include "ui/viewer_app.h"
 #include "ui/viewer_options.h"
 
@@ -24,6 +25,10 @@ int main(int argc, char** argv) {
   }
   if (options.help) {
     std::cout << sv::viewer_usage();
+    return 0;
+  }
+  if (options.version) {
+    std::cout << sv::version_line("stereoview-viewer") << "\n";
     return 0;
   }
   if (options.list_cameras) {

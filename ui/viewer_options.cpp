@@ -175,6 +175,7 @@ std::string viewer_usage() {
        "print the pointer, buttons and wheel on stderr in each frame they change (for tests "
        "that drive the viewer with X input, and bug reports)"},
       {"--script FILE", "timed changes: 'at 5 set p2 = 80', 'at frame 3 colormap gray'"},
+      {"--version", "print the version and exit"},
       {"--preset FILE|NAME",
        "load parameters (key = value lines) from FILE or a shipped preset by NAME (default, "
        "fast); flags override it"},
@@ -244,6 +245,8 @@ ViewerOptions parse_viewer_options(int argc, const char* const* argv) {
 
     if (flag == "--help") {
       options.help = true;
+    } else if (flag == "--version") {
+      options.version = true;
     } else if (flag == "--frames") {
       options.frames = static_cast<int>(parse_integer(flag, value(), 1, 10000000));
     } else if (flag == "--screenshot") {

@@ -23,6 +23,7 @@ class ViewerUsageError : public InputError {
 
 struct ViewerOptions {
   bool help = false;
+  bool version = false;  // --version: print it and exit
   int frames = 0;               // quit after this many processed frames were shown; 0 = never
   std::string screenshot_path;  // PNG of the whole window after the last frame (or on closing)
   // Each frame whose pointer, buttons or wheel changed prints "input: ..." on stderr, so a test

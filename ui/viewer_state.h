@@ -17,6 +17,7 @@
 #include "ui/cost_curve.h"
 #include "ui/cursor_readout.h"
 #include "ui/engine_choice.h"
+#include "ui/output_paths.h"
 #include "ui/source_choice.h"
 #include "ui/view_layout.h"
 #include "ui/view_textures.h"
@@ -65,8 +66,8 @@ struct ViewerState {
   DepthCalibration manual_calibration;  // depth when neither a calibration nor the scene gives it
   bool scene_calibration = true;  // depth from the synthetic scene's own focal length and baseline
   std::string preset_path = "stereoview.preset";
-  std::string snapshot_dir = "snapshots";
-  std::string cloud_record_dir = "clouds";  // the 3D view's recording: a PLY per frame
+  std::string snapshot_dir = kDefaultSnapshotDir;
+  std::string cloud_record_dir = kDefaultCloudRecordDir;  // the 3D view's recording: a PLY per frame
   ViewTransform transform;
   CostCurveTarget cost_curve;  // the Cost curve window: open, and the pixel it follows
   AbSettings ab;                // the A/B comparison's B side and what the panel edits

@@ -387,7 +387,8 @@ int run_bench_command(const BenchOptions& options, std::ostream& out, std::ostre
           << (engine->name() == "cuda" ? " (device results kept for CUDA-GL interop)" : "")
           << ", no window; " << options.warmup << " warm-up + " << options.runs
           << " frames; host ms: the thread's time on a frame outside the engine's work, copy ms: "
-          << "the part of it spent copying pixels into staging and out of it\n\n"
+          << "the part of it spent copying images in memory, into the engine's staging buffers "
+          << "and out of them\n\n"
           << stream_table_line(
                  {"algorithm", "size", "D", "fps", "ms/frame", "host ms", "host p90", "copy ms"});
     } else if (options.mode == BenchMode::Device && !options.json) {

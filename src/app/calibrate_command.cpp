@@ -262,7 +262,7 @@ std::string calibrate_usage_text() {
          "  --every N                        use every Nth frame of a video (default 10) or image\n"
          "  --views N                        views to take from a live camera (default 20)\n"
          "  --output FILE                    the calibration (default stereo_calibration.yaml); the\n"
-         "                                   report goes beside it as FILE.report.txt\n"
+         "                                   report goes beside it: NAME.report.txt for NAME.yaml\n"
          "  --force                          replace an existing FILE\n";
 }
 

@@ -31,6 +31,22 @@ bool names_regular_file(const fs::path& path) {
 
 }  // namespace
 
+std::string viewer_program_path() {
+  const std::string exe_dir = executable_dir();
+  if (exe_dir.empty()) return "";
+  // The build tree's programs are in src/app/ and ui/ of the build folder.
+  for (const fs::path candidate : {fs::path(exe_dir) / "stereoview-viewer",
+                                   fs::path(exe_dir) / ".." / ".." / "ui" / "stereoview-viewer"}) {
+    std::error_code error;
+    if (!fs::is_regular_file(candidate, error)) continue;
+    const fs::path path = fs::weakly_canonical(candidate, error);
+    const fs::path relative = path.lexically_relative(fs::current_path(error));
+    const bool under_working_folder = !relative.empty() && *relative.begin() != "..";
+    return (under_working_folder ? relative : path).string();
+  }
+  return "";
+}
+
 std::vector<std::string> data_dir_candidates(const std::string& kind) {
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("STEREOVIEW_DATA_DIR"); env && *env) {

@@ -19,6 +19,11 @@ std::vector<std::string> data_dir_candidates(const std::string& kind);
 std::string find_data_dir(const std::string& kind, const std::string& marker,
                           std::string* tried = nullptr);
 
+// Where the viewer, stereoview-viewer, is beside the running program: in the same folder (an
+// installed tree) or in ui/ of the build folder (a build tree). Relative to the working folder
+// when it lies under it, as a user would type it; "" when it is in neither place.
+std::string viewer_program_path();
+
 // --preset NAME: a file path is taken as it is (a file of that name in the working folder wins);
 // a bare name such as "fast" or "fast.preset" that is no file names a shipped preset, and gives
 // its path when one exists. Anything else comes back unchanged, so the preset loader reports the

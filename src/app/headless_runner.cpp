@@ -278,7 +278,7 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
     bool depth_noted = false;  // 16-bit input: say once whether its full depth is matched
     std::optional<bool> engine_remaps;  // a rectifying source: where its remap runs, once said
     std::vector<double> host_ms;        // per frame written (FramePipelineQueue::Collected)
-    std::vector<double> copy_ms;        // the part of each the engine spent copying pixels
+    std::vector<double> copy_ms;        // the part of each the engine spent copying images
     bool device_frames = false;         // the engine has a device: host time is outside the GPU
     InFlightFrames in_flight(*engine);
 
@@ -446,8 +446,8 @@ int run_headless(const CliOptions& options, std::ostream& out, std::ostream& err
       std::sort(copy_ms.begin(), copy_ms.end());
       out << "host time per frame outside the " << (device_frames ? "GPU" : "engine") << ": median "
           << std::fixed << std::setprecision(2) << host_ms[host_ms.size() / 2] << " ms, max "
-          << host_ms.back() << " ms; copying pixels: median " << copy_ms[copy_ms.size() / 2]
-          << " ms\n";
+          << host_ms.back() << " ms; of it, copying images in memory: median "
+          << copy_ms[copy_ms.size() / 2] << " ms\n";
     }
     out << "done: " << done << " frame" << (done == 1 ? "" : "s");
     if (failed > 0) out << ", " << failed << " failed";

@@ -3,9 +3,11 @@
 
 #include "src/app/calibrate_command.h"
 #include "src/app/cli_options.h"
+#include "src/app/data_files.h"
 #include "src/app/headless_runner.h"
 #include "src/app/source_factory.h"
 #include "src/app/stop_signals.h"
+#include "src/app/version.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/error.h"
 #include "src/core/param_table.h"
@@ -24,7 +26,7 @@ int run(const sv::CliOptions& options) {
       std::cout << sv::usage_text();
       return 0;
     case sv::CliCommand::Version:
-      std::cout << "stereoview 0.1.0\n";
+      std::cout << sv::version_line("stereoview") << "\n";
       return 0;
     case sv::CliCommand::ListAlgorithms:
       for (const auto& a : sv::algorithm_registry()) std::cout << a.name << "  " << a.summary << "\n";
@@ -49,13 +51,15 @@ int run(const sv::CliOptions& options) {
       // The run checks for Ctrl-C and SIGTERM between frames and stops cleanly (exit 130, 143).
       sv::install_stop_signal_handlers();
       if (!options.headless) {
-        std::cerr << "note: running headless: this program has no window; "
 #ifdef STEREOVIEW_VIEWER_BUILT
-                     "stereoview-viewer (beside it, ui/ in the build folder) takes the same flags "
-                     "and shows one\n";
+        const std::string viewer = sv::viewer_program_path();
+        std::cerr << "note: running headless: this program has no window; the viewer, "
+                  << (viewer.empty() ? "stereoview-viewer" : viewer)
+                  << ", takes the same flags and shows one\n";
 #else
-                     "the viewer, stereoview-viewer, is not in this build (it needs GLFW, GLAD, "
-                     "Dear ImGui and OpenCV)\n";
+        std::cerr << "note: running headless: this program has no window; the viewer, "
+                     "stereoview-viewer, is not in this build (it needs GLFW, GLAD, Dear ImGui "
+                     "and OpenCV)\n";
 #endif
       }
       return sv::run_headless(options, std::cout, std::cerr);

@@ -17,7 +17,7 @@ namespace sv {
 struct ViewerLoopTimes {
   double frames_per_second = 0.0;  // published frames after the warm-up
   std::vector<double> host_ms;     // of every published frame after the warm-up
-  // The part of each host_ms the engine spent copying pixels (StageTimings::host_copy_ms).
+  // The part of each host_ms the engine spent copying images in memory (StageTimings::host_copy_ms).
   std::vector<double> copy_ms;
 };
 

@@ -56,6 +56,18 @@ TEST(CalibrationSession, CapturesCalibratesAndStopsCapturingOnceApplied) {
   session.request_capture();
   offer_until_detected(session, first, 1, log);
   EXPECT_EQ(session.view_count(), 1);
+  // The same pair (frame 1) again, as a still or a looping file brings it: not captured twice.
+  // The request is answered by the next detection, with a line.
+  session.request_capture();
+  const size_t lines_before = log.size();
+  for (int i = 0; i < 1000 && log.size() == lines_before; ++i) {
+    session.offer(rgb_of(first.left), rgb_of(first.right), 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (const std::string& line : session.update()) log.push_back(line);
+  }
+  EXPECT_EQ(session.view_count(), 1);
+  ASSERT_GT(log.size(), lines_before);
+  EXPECT_EQ(log.back(), "calibrate: not captured: frame 1 is view 1 already");
 
   // Auto capture: each pose held for three frames is taken once; the same place is not taken again.
   session.auto_capture = true;
@@ -98,6 +110,36 @@ TEST(CalibrationSession, CapturesCalibratesAndStopsCapturingOnceApplied) {
   EXPECT_FALSE(session.result());
   EXPECT_EQ(session.view_count(), 0);
   EXPECT_TRUE(session.update().empty());
+}
+
+// Stills (image pairs and sequences, issue 39): every pair offered is looked at, none skipped
+// while the detector is busy, and auto capture takes each usable one once, with no holding still.
+TEST(CalibrationSession, StillsAreEachCapturedOnceWithoutBeingHeldStill) {
+  const test::SyntheticRig rig = test::pinhole_rig();
+  const BoardSpec board = settings().board;
+  const test::BoardTexture texture = test::make_board_texture(board);
+  CalibrationSession session;
+  session.set_stills(true);
+  session.start(settings());
+  std::vector<ImageRgb8> lefts, rights;
+  for (int k = 0; k < 4; ++k) {
+    const auto pair = test::render_pair(rig, texture, test::board_pose(board, k, 4), 1.0, k);
+    lefts.push_back(rgb_of(pair.left));
+    rights.push_back(rgb_of(pair.right));
+  }
+  std::vector<std::string> log;
+  // Twice round, as a looping sequence: all offered at once, the second round while the first
+  // is still being looked at.
+  for (int round = 0; round < 2; ++round) {
+    for (int k = 0; k < 4; ++k) session.offer(lefts[k], rights[k], k);
+  }
+  for (int i = 0; i < 3000 && session.detecting(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (const std::string& line : session.update()) log.push_back(line);
+  }
+  for (const std::string& line : session.update()) log.push_back(line);
+  EXPECT_EQ(session.pairs_looked_at(), 4u);
+  EXPECT_EQ(session.view_count(), 4) << ::testing::PrintToString(log);
 }
 
 }  // namespace

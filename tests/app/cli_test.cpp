@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "src/core/algorithm_registry.h"
 #include "src/core/cpu_engine.h"
 #include "src/core/disparity.h"
 #include "src/core/frame_budget.h"
@@ -85,6 +87,40 @@ TEST(Cli, ImagePairFromFiles) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "algorithm bm-sad"));
   EXPECT_EQ(read_pfm(dir + "/disparity_000000.pfm").width(), 96);
+}
+
+// Without --headless the note names the viewer where it is (build/ui/ in a build tree).
+TEST(Cli, TheHeadlessNoteSaysWhereTheViewerIs) {
+  const auto r = run_stereoview({"--size", "64x48", "--frames", "1", "--disparities", "16",
+                                 "--engine", "cpu", "--out", make_temp_dir("cli_viewer_note")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string start = "note: running headless: this program has no window; the viewer, ";
+  const size_t at = r.err.find(start);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const size_t from = at + start.size();
+  const std::string viewer = r.err.substr(from, r.err.find(", takes the same flags", from) - from);
+#ifdef STEREOVIEW_VIEWER_BINARY
+  EXPECT_TRUE(std::filesystem::equivalent(viewer, STEREOVIEW_VIEWER_BINARY)) << r.err;
+#else
+  EXPECT_NE(r.err.find("is not in this build"), std::string::npos) << r.err;
+#endif
+}
+
+// The command line page's list of algorithms names every one the registry has (issue 39: the
+// README's left out rank-sgm, esaw and esmp).
+TEST(Cli, TheDocsAlgorithmListNamesEveryAlgorithm) {
+  std::ifstream file(std::string(STEREOVIEW_SOURCE_DIR) + "/docs/cli.md");
+  std::string paragraph, line;
+  while (std::getline(file, line) && paragraph.empty()) {
+    if (line.rfind("Algorithms: ", 0) != 0) continue;
+    do {
+      paragraph += line + " ";
+    } while (std::getline(file, line) && !line.empty());
+  }
+  ASSERT_FALSE(paragraph.empty());
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    EXPECT_TRUE(contains(paragraph, "`" + a.name + "`")) << a.name << " missing from: " << paragraph;
+  }
 }
 
 TEST(Cli, InvalidParameterIsAUsageError) {

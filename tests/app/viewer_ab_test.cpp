@@ -285,6 +285,24 @@ TEST_F(ViewerAbTest, WithADifferentP2EachSideHasItsTimingsAndTheDifferenceShowsW
   EXPECT_GT(k.counts[static_cast<int>(DifferenceKind::Differ)], 200);
   EXPECT_GT(k.counts[static_cast<int>(DifferenceKind::OnlyA)], 5);
   EXPECT_GT(k.counts[static_cast<int>(DifferenceKind::OnlyB)], 5);
+  // The legend is one framed dark box, under the view's name, above the pixels checked above
+  // (issue 39: it had no backdrop of its own).
+  struct {
+    float x = 0, y = 0, w = 0, h = 0;
+  } legend;
+  ASSERT_EQ(std::sscanf(line_starting(run.out, "legend A/B at ").c_str(), "legend A/B at %f %f size %f %f",
+                        &legend.x, &legend.y, &legend.w, &legend.h),
+            4)
+      << run.out;
+  EXPECT_LT(legend.y + legend.h, p.y + 6 * 20.0f) << run.out;
+  const int x0 = static_cast<int>(legend.x), x1 = static_cast<int>(legend.x + legend.w) - 1;
+  const int y0 = static_cast<int>(legend.y), y1 = static_cast<int>(legend.y + legend.h) - 1;
+  for (const Rgb8 corner : {shot.at(x0, y0), shot.at(x1, y0), shot.at(x0, y1), shot.at(x1, y1)}) {
+    EXPECT_GT(corner.r, 90);  // the frame
+    EXPECT_NEAR(corner.r, corner.g, 40);
+  }
+  const Rgb8 inside = shot.at(x1 - 2, y1 - 2);  // right of the text, above the last line's bottom
+  EXPECT_LT(inside.r + inside.g + inside.b, 3 * 60);
 
   // The snapshot took B's disparity and the difference as shown beside A's files.
   const auto snapshot_frame = [&](const std::string& folder) {

@@ -5,6 +5,7 @@
 // Apply saves it and switches the running video to it, rectified, at once.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +49,22 @@ void write_board_video(const std::string& path, int hold) {
   }
 }
 
+// `count` board poses as an image sequence, dir/left_%02d.png and dir/right_%02d.png.
+void write_board_sequence(const std::string& dir, int count) {
+  const test::SyntheticRig rig = test::pinhole_rig();
+  const BoardSpec board = parse_board_spec("chessboard:9x6", 0.03, 0);
+  const test::BoardTexture texture = test::make_board_texture(board);
+  std::filesystem::create_directories(dir);
+  for (int k = 0; k < count; ++k) {
+    const auto pair = test::render_pair(rig, texture, test::board_pose(board, k, count), 1.0, k);
+    char name[32];
+    std::snprintf(name, sizeof name, "/left_%02d.png", k);
+    write_png(dir + name, pair.left);
+    std::snprintf(name, sizeof name, "/right_%02d.png", k);
+    write_png(dir + name, pair.right);
+  }
+}
+
 class ViewerCalibrate : public test::ViewerSuite {};
 
 TEST_F(ViewerCalibrate, FindsCornersCapturesCalibratesAndAppliesOnARecordedBoard) {
@@ -83,6 +100,78 @@ TEST_F(ViewerCalibrate, FindsCornersCapturesCalibratesAndAppliesOnARecordedBoard
   EXPECT_NEAR(std::fabs(c.T[0]), 0.06, 0.0006);
   const ImageRgb8 image = read_image_rgb(shot);
   EXPECT_EQ(image.width(), 1280);
+}
+
+// Image pairs are stills, not frames of a moving board (issue 39): auto capture takes each pair
+// once, none is skipped while the detector is busy (the file waits for it, though only the
+// newest result is shown), the run goes on until the last pair was looked at, and the script's
+// run calibrates on them all.
+TEST_F(ViewerCalibrate, AutoCaptureTakesEveryPairOfAnImageSequenceOnce) {
+  write_board_sequence(path("stills"), 8);
+  std::ofstream(path("stills.script")) << "at frame 1 calibrate open chessboard:9x6 0.03\n"
+                                          "at frame 1 calibrate run\n"
+                                          "at frame 1 calibrate apply " + path("stills.yaml") + "\n";
+  const test::ViewerRun run = run_viewer_with(
+      {"--left", path("stills/left_%02d.png"), "--right", path("stills/right_%02d.png"), "--engine",
+       "cpu", "--algorithm", "bm-sad", "--disparities", "16", "--script", path("stills.script"),
+       "--frames", "100"},
+      120);
+  const std::string& err = run.err;
+  ASSERT_EQ(run.exit_code, 0) << err;
+  EXPECT_EQ(count_of(err, "calibrate: captured view"), 8u) << err;
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_EQ(count_of(err, " (frame " + std::to_string(k) + ")\n"), 1u) << k << "\n" << err;
+  }
+  EXPECT_NE(err.find("calibrate: done: RMS"), std::string::npos) << err;
+  EXPECT_NE(err.find("calibrate: applied " + path("stills.yaml")), std::string::npos) << err;
+  const StereoCalibration c = load_stereo_calibration(path("stills.yaml"));
+  EXPECT_NEAR(c.K1[0], 420.0, 4.2);
+}
+
+// Looping, the same pairs come again (40 shown frames: at least 13 rounds): each is captured once.
+TEST_F(ViewerCalibrate, ALoopingSequenceIsCapturedOncePerPair) {
+  write_board_sequence(path("loop"), 3);
+  std::ofstream(path("loop.script")) << "at frame 1 calibrate open chessboard:9x6 0.03\n";
+  const test::ViewerRun run = run_viewer_with(
+      {"--left", path("loop/left_%02d.png"), "--right", path("loop/right_%02d.png"), "--loop",
+       "--engine", "cpu", "--algorithm", "bm-sad", "--disparities", "16", "--script",
+       path("loop.script"), "--frames", "40"},
+      120);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(count_of(run.err, "calibrate: captured view"), 3u) << run.err;
+}
+
+// A scripted calibration that fails (one pair: too few views) fails the run, with the reason.
+TEST_F(ViewerCalibrate, AFailedScriptedCalibrationExitsWithTheReason) {
+  write_board_sequence(path("one"), 1);
+  std::ofstream(path("one.script")) << "at frame 1 calibrate open chessboard:9x6 0.03\n"
+                                       "at frame 1 calibrate run\n";
+  const test::ViewerRun run = run_viewer_with(
+      {"--left", path("one/left_00.png"), "--right", path("one/right_00.png"), "--engine", "cpu",
+       "--algorithm", "bm-sad", "--disparities", "16", "--script", path("one.script"), "--frames",
+       "10"},
+      120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("stereoview-viewer: script: calibrate run failed: 1 usable view of 1"),
+            std::string::npos)
+      << run.err;
+}
+
+// The README's calibration pairs (shared data), as a user opens them in the viewer: all 14.
+TEST_F(ViewerCalibrate, CalibratesFromTheSharedChessboardPairs) {
+  const char* env = std::getenv("STEREO_DATA_DIR");
+  const std::string data = std::string(env ? env : STEREO_DATA_DIR_DEFAULT) + "/calib-chessboard-opencv";
+  if (!std::filesystem::exists(data + "/left14.jpg")) GTEST_SKIP() << "no " << data;
+  std::ofstream(path("opencv.script")) << "at frame 1 calibrate open chessboard:9x6 0.025\n"
+                                          "at frame 1 calibrate run\n";
+  const test::ViewerRun run = run_viewer_with(
+      {"--left", data + "/left%02d.jpg", "--right", data + "/right%02d.jpg", "--engine", "cpu",
+       "--algorithm", "bm-sad", "--disparities", "16", "--script", path("opencv.script"), "--frames",
+       "100"},
+      120);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(count_of(run.err, "calibrate: captured view"), 14u) << run.err;
+  EXPECT_NE(run.err.find("calibrate: done: RMS"), std::string::npos) << run.err;
 }
 
 }  // namespace

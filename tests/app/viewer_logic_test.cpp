@@ -20,7 +20,9 @@
 #include "tests/app/process_runner.h"
 #include "src/core/disparity.h"
 #include "ui/colour_range_tracker.h"
+#include "ui/elided_path.h"
 #include "ui/engine_choice.h"
+#include "ui/rate_text.h"
 #include "ui/region_probe.h"
 #include "ui/frame_layout.h"
 #include "src/app/help_table.h"
@@ -212,17 +214,31 @@ TEST(HelpTable, AFlagTooLongForItsColumnGetsALineOfItsOwn) {
             "        four five six\n");
 }
 
-// Runs `stereoview-viewer --help` (no display needed: it prints and exits).
-std::string viewer_help_output(int& exit_code) {
+// Runs `program flag` (no display needed: it prints and exits).
+std::string output_of(const std::string& program, const std::string& flag, int& exit_code) {
   const std::string dir = make_temp_dir("viewer_help");
-  const std::string command =
-      std::string("'") + STEREOVIEW_VIEWER_BINARY + "' --help >" + dir + "/out 2>&1 </dev/null";
+  const std::string command = "'" + program + "' " + flag + " >" + dir + "/out 2>&1 </dev/null";
   const int status = std::system(command.c_str());
   exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream file(dir + "/out");
   std::ostringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+std::string viewer_help_output(int& exit_code) {
+  return output_of(STEREOVIEW_VIEWER_BINARY, "--help", exit_code);
+}
+
+TEST(ViewerHelp, TheVersionIsPrintedAsTheCliPrintsIt) {
+  int viewer_code = -1, cli_code = -1;
+  const std::string viewer = output_of(STEREOVIEW_VIEWER_BINARY, "--version", viewer_code);
+  const std::string cli = output_of(STEREOVIEW_BINARY, "--version", cli_code);
+  EXPECT_EQ(viewer_code, 0) << viewer;
+  ASSERT_EQ(cli_code, 0) << cli;
+  ASSERT_EQ(cli.rfind("stereoview ", 0), 0u) << cli;
+  EXPECT_EQ(viewer, "stereoview-viewer " + cli.substr(std::string("stereoview ").size()));
+  EXPECT_NE(viewer_help_output(viewer_code).find("--version"), std::string::npos);
 }
 
 TEST(ViewerHelp, EveryLineFitsAndNoFlagRunsIntoItsDescription) {
@@ -291,6 +307,18 @@ TEST(OutputPaths, AMissingFolderIsFineWhenItCanBeMadeAndAFileInTheWayIsNot) {
   create_parent_folders(dir + "/made/here/shot.png", "--screenshot");
   EXPECT_TRUE(std::ifstream(dir + "/made/here").good());
   EXPECT_THROW(create_parent_folders(dir + "/plain/x/shot.png", "--screenshot"), RuntimeError);
+}
+
+// Snapshots, recordings and cloud recordings go under out/ unless the user names a place, and
+// .gitignore names out/ (issue 39: they landed in the repository's root, not ignored).
+TEST(OutputPaths, TheDefaultFoldersAreUnderTheIgnoredOutFolder) {
+  std::ifstream gitignore(std::string(STEREOVIEW_SOURCE_DIR) + "/.gitignore");
+  bool out_ignored = false;
+  for (std::string line; std::getline(gitignore, line);) out_ignored = out_ignored || line == "/out/";
+  EXPECT_TRUE(out_ignored);
+  for (const std::string folder : {kDefaultSnapshotDir, kDefaultRecordingDir, kDefaultCloudRecordDir}) {
+    EXPECT_EQ(folder.rfind("out/", 0), 0u) << folder;
+  }
 }
 
 TEST(OutputPaths, AScriptsSnapshotFolderAndRecordingFileAreCheckedBeforeTheRun) {
@@ -366,6 +394,29 @@ TEST(EngineChoice, TheBoxShowsTheEngineRunningAndWhyASwitchWasRefused) {
   processing.stop();
 }
 
+// A still pair brings a frame only when something changes: its rates say "still pair", not a
+// "0.0 fps" that looks stalled (issue 39). A stalled live camera still reads 0.0 fps.
+TEST(RateText, AStillPairSaysSoInsteadOfNoughtFramesPerSecond) {
+  EXPECT_EQ(rate_text(0.0, 1, false), "still pair");
+  EXPECT_EQ(rate_text(0.0, 1, false, 6), "still pair");
+  EXPECT_EQ(rate_text(12.34, 300, false, 6), "  12.3 fps");
+  EXPECT_EQ(rate_text(12.34, -1, false), "12.3 fps");
+  EXPECT_EQ(rate_text(0.0, -1, true), "0.0 fps");
+  EXPECT_EQ(rate_text(0.0, 1, true), "0.0 fps");
+}
+
+// A path longer than its field shows its start and its file name (issue 39: the panel cut
+// paths at the field's end, hiding the file name).
+TEST(ElidedPath, KeepsTheStartAndTheFileNameWithinTheWidth) {
+  const std::string path = "/work/shared/data/middlebury2003/teddy/im2.png";
+  EXPECT_EQ(elided_path(path, 100), path);
+  EXPECT_EQ(elided_path(path, path.size()), path);
+  const std::string shown = elided_path(path, 30);
+  EXPECT_EQ(shown.size(), 30u);
+  EXPECT_EQ(shown, "/work/sha...2003/teddy/im2.png");
+  EXPECT_EQ(elided_path(path, 2), "ng");
+}
+
 TEST(ScriptRun, ListsTheEventsThatNeverRanAndWhetherATimedOneMayStillCome) {
   ScriptRun run(parse_param_script("at frame 1 set p2 = 150\n"
                                    "at frame 5 colormap gray\n"
@@ -406,19 +457,24 @@ TEST(FrameLayout, NothingCoversTheViewsAndTheTimingsAreOnScreen) {
     for (int views : {1, 2, 4}) {
       for (bool panel : {true, false}) {
         for (bool timings : {true, false}) {
+         for (float side : {0.0f, kSideColumnWidth}) {
           LayoutInputs in = default_inputs(w, h);
           in.layout = views;
           in.show_panel = panel;
           in.timings_docked = timings;
+          in.side_w = side;  // the Cost curve or Calibrate window open (issue 39)
           const FrameLayout l = compute_frame_layout(in);
           const std::string where = std::to_string(static_cast<int>(w)) + "x" +
                                     std::to_string(static_cast<int>(h)) + " layout " +
                                     std::to_string(views) + (panel ? " panel" : "") +
-                                    (timings ? " timings" : "");
+                                    (timings ? " timings" : "") + (side > 0 ? " side" : "");
+          EXPECT_EQ(l.side.w > 0.0f, side > 0.0f) << where;
+          if (side > 0) EXPECT_GE(l.side.w, 0.2f * w) << where;
           std::vector<std::pair<const char*, Rect>> parts = {
               {"panel", l.panel},         {"recording", l.recording},
               {"timings", l.timings},     {"views", l.views},
-              {"disparity bar", l.disparity_bar}, {"confidence bar", l.confidence_bar}};
+              {"disparity bar", l.disparity_bar}, {"confidence bar", l.confidence_bar},
+              {"side", l.side}};
           for (size_t i = 0; i < l.cells.size(); ++i) parts.push_back({"image", l.images[i]});
           for (size_t i = 0; i < parts.size(); ++i) {
             EXPECT_TRUE(inside(parts[i].second, w, h)) << where << ": " << parts[i].first;
@@ -436,9 +492,31 @@ TEST(FrameLayout, NothingCoversTheViewsAndTheTimingsAreOnScreen) {
           }
           EXPECT_EQ(l.confidence_bar.w > 0.0f, views == 4) << where;  // only view 4 is confidence
           EXPECT_GT(l.disparity_bar.w, 0.0f) << where;
+         }
         }
       }
     }
+  }
+}
+
+// Without the panel, nothing under the views is left empty: the bottom left corner belongs to the
+// Timings or the Recording window, collapsed or open (issue 39: an empty column under the
+// collapsed Recording window's title bar, beside the Timings).
+TEST(FrameLayout, WithoutThePanelTheWindowsUnderTheViewsLeaveNoEmptyColumn) {
+  for (float recording_height : {19.0f, 120.0f, 300.0f}) {
+    LayoutInputs in = default_inputs(1280, 800);
+    in.show_panel = false;
+    in.recording_height = recording_height;
+    const FrameLayout l = compute_frame_layout(in);
+    const std::string where = "recording height " + std::to_string(recording_height);
+    EXPECT_TRUE(l.timings.contains(1, 799) || l.recording.contains(1, 799)) << where;
+    EXPECT_FALSE(overlaps(l.timings, l.recording)) << where;
+    EXPECT_FALSE(overlaps(l.views, l.recording)) << where;
+    EXPECT_FALSE(overlaps(l.views, l.timings)) << where;
+    // The Timings as tall as they want, or taller beside an opened Recording window.
+    EXPECT_GE(l.timings.h, 230.0f) << where;
+    const float below_views = 800.0f - (l.views.y + l.views.h);
+    EXPECT_LE(below_views, std::max(230.0f + recording_height, recording_height) + 8.0f) << where;
   }
 }
 

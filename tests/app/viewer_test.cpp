@@ -788,6 +788,35 @@ TEST_F(ViewerTest, TheTimingsAndRecordingWindowsAreOnScreenAndCoverNoView) {
   }
 }
 
+// The Cost curve and Calibrate windows explain the views: they open beside them, not over them
+// (issue 39), one under the other, and neither over the colour bar.
+TEST_F(ViewerTest, TheCostCurveAndCalibrateWindowsOpenBesideTheViews) {
+  write_file("calibrate_open.script", "at frame 1 calibrate open chessboard:9x6 0.03\n");
+  for (const bool calibrate : {false, true}) {
+    std::vector<std::string> args = {"--engine", "cpu", "--frames", "3", "--cost-curve-at", "100,80",
+                                     "--screenshot", path("side.png")};
+    if (calibrate) args.insert(args.end(), {"--script", path("calibrate_open.script")});
+    const ViewerRun run = run_viewer(args, "");  // the viewer's own size, 1280x800
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::vector<PrintedRect> views = printed_views(run.out);
+    ASSERT_EQ(views.size(), 2u) << run.out;
+    std::vector<std::pair<std::string, PrintedRect>> windows = {
+        {"Cost curve", printed_rect(run.out, "window Cost curve")}};
+    if (calibrate) windows.push_back({"Calibrate", printed_rect(run.out, "window Calibrate")});
+    const PrintedRect bar = printed_rect(run.out, "colour bar disparity");
+    for (const auto& [name, window] : windows) {
+      ASSERT_TRUE(window.found) << name << "\n" << run.out;
+      EXPECT_TRUE(window.inside(1280, 800)) << name << "\n" << run.out;
+      EXPECT_GE(window.w, 300.0f) << name << "\n" << run.out;
+      for (size_t i = 0; i < views.size(); ++i) {
+        EXPECT_FALSE(window.overlaps(views[i])) << name << " over view " << i << "\n" << run.out;
+      }
+      EXPECT_FALSE(bar.found && window.overlaps(bar)) << name << "\n" << run.out;
+    }
+    if (calibrate) EXPECT_FALSE(windows[0].second.overlaps(windows[1].second)) << run.out;
+  }
+}
+
 TEST_F(ViewerTest, TheConfidenceViewHasAColourBarFromZeroToOne) {
   const ViewerRun run = run_viewer({"--engine", "cpu", "--frames", "2", "--layout", "1", "--view",
                                     "confidence", "--confidence", "--screenshot",
