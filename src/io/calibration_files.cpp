@@ -120,6 +120,12 @@ std::vector<std::string> calibration_file_paths(const std::string& spec) {
 
 std::string read_calibration_text(const std::string& path) {
   const std::string text = read_small_file(path, "calibration", kMaxCalibrationFileBytes);
+  // OpenCV's parsers and the ZED reader stop at a NUL: what follows it would be ignored unread.
+  const size_t nul = text.find('\0');
+  if (nul != std::string::npos) {
+    throw InputError("calibration '" + path + "' holds a NUL byte (at byte " + std::to_string(nul) +
+                     "): not a text file");
+  }
   const int depth = nesting_depth(text);
   if (depth > kMaxCalibrationNesting) {
     throw InputError("calibration '" + path + "' nests " + std::to_string(depth) +
