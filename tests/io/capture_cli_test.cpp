@@ -165,7 +165,7 @@ TEST(CaptureCli, SourceFlagsAreChecked) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "/dev/video250 does not exist")) << r.err;
   r = run_stereoview({"--headless", "--uvc", "banana"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);  // a usage error (issue 47)
   EXPECT_TRUE(contains(r.err, "VID:PID")) << r.err;
 }
 
