@@ -467,6 +467,13 @@ TEST(StereoCalibration, FilesThatCannotBeCalibrationsAreRefusedWithoutHanging) {
   std::ofstream(dir + "/flat.xml") << xml << "</opencv_storage>\n";
   expect_error_with([&] { load_stereo_calibration(dir + "/flat.xml"); },
                     {"flat.xml': not an OpenCV YAML/XML/JSON file"});  // OpenCV's own refusal
+  // An XML file cut inside a tag, after an attribute's '=': OpenCV's parser read past the end
+  // (a segmentation fault, found by scripts/fuzz_inputs.py).
+  for (const char* end : {"<R1 type_id=", "<R1 type_id= \n", "<R1"}) {
+    std::ofstream(dir + "/cut.xml") << "<?xml version=\"1.0\"?>\n<opencv_storage>\n" << end;
+    expect_error_with([&] { load_stereo_calibration(dir + "/cut.xml"); },
+                      {"cut.xml' ends inside an XML tag"});
+  }
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
 }
 
