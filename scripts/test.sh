@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs the whole test suite: first under the
-# sanitizers (scripts/sanitizer_test.sh: ASan + UBSan over every test, TSan over the threaded
-# ones), then the plain build, whose ctest summary ends the output. Extra arguments go to the
-# plain ctest run (e.g. -L unit, -R census) and then skip the sanitizer runs, as does
+# sanitizers (scripts/sanitizer_test.sh: ASan + UBSan over every test, TSan over every test
+# program too), then the plain build, whose ctest summary ends the output. Extra arguments go
+# to the plain ctest run (e.g. -L unit, -R census) and then skip the sanitizer runs, as does
 # STEREOVIEW_SANITIZERS=0. Each sanitizer build is removed once its tests pass (see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
