@@ -40,6 +40,12 @@ Recorder::Recorder(RecorderSettings settings, NoticeSink notices)
       started_(std::chrono::steady_clock::now()),
       reserve_(sidecar_path_for(settings_.encoder.path) + ".reserve") {
   encoder_ = make_recording_encoder(settings_.encoder, std::move(notices));
+  // A recording killed outright (SIGKILL) to this path left these two behind; this recording
+  // makes both anew. (Two runs recording to one path at once would ruin each other's file
+  // anyway.)
+  const std::string sidecar = sidecar_path_for(settings_.encoder.path);
+  std::remove(atomic_write_temp_path(sidecar).c_str());
+  std::remove(reserve_.path().c_str());
   RecordingSidecar& s = sidecar_;
   s.file = settings_.encoder.path;
   s.format = settings_.encoder.format;

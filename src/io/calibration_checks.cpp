@@ -39,6 +39,14 @@ struct PrincipalPoint {
 
 std::string valid_roi_name(int i) { return "ValidRoi" + std::to_string(i); }
 
+std::string baseline_problem(double length, double max_length) {
+  if (std::isfinite(length) && length <= max_length) return {};
+  const std::string unit =
+      max_length == kMaxBaselineMetres ? " m" : " in the file's unit, 100 m in millimetres";
+  return "gives a baseline of " + number(length) + ", longer than any camera pair's (at most " +
+         number(max_length) + unit + ")";
+}
+
 }  // namespace
 
 std::string camera_matrix_problem(const Matrix3& K) {
@@ -72,11 +80,11 @@ std::string rotation_problem(const Matrix3& R) {
   return {};
 }
 
-std::string translation_problem(const std::array<double, 3>& T) {
+std::string translation_problem(const std::array<double, 3>& T, double max_length) {
   if (T[0] == 0.0 && T[1] == 0.0 && T[2] == 0.0) {
     return "is zero: the two cameras sit in one place (no baseline)";
   }
-  return {};
+  return baseline_problem(std::hypot(T[0], T[1], T[2]), max_length);
 }
 
 std::string projection_problem(const Matrix34& P, bool second) {
@@ -89,7 +97,8 @@ std::string projection_problem(const Matrix34& P, bool second) {
   if (second && P[3] == 0.0 && P[7] == 0.0) {
     return "puts the second camera onto the first (its last column is zero: no baseline)";
   }
-  return {};
+  return second ? baseline_problem(std::hypot(P[3] / P[0], P[7] / P[5]), kMaxBaselineFileUnits)
+                : std::string();
 }
 
 std::string q_problem(const Matrix4& Q) {
@@ -99,6 +108,7 @@ std::string q_problem(const Matrix4& Q) {
       return "gives focal length " + number(g.focal_length_px) + " px and baseline " +
              number(g.baseline);
     }
+    return baseline_problem(g.baseline, kMaxBaselineFileUnits);
   } catch (const InputError&) {
     return "is not a disparity-to-depth matrix of stereoRectify's form "
            "[1 0 0 -cx; 0 1 0 -cy; 0 0 0 f; 0 0 -1/Tx (cx-cx')/Tx]";

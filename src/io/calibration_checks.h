@@ -14,12 +14,22 @@ namespace sv {
 std::string camera_matrix_problem(const Matrix3& K);
 // A rotation: R R^T = I (within 1e-3, what a matrix printed with 6 digits still meets), det +1.
 std::string rotation_problem(const Matrix3& R);
-// A translation that separates the cameras.
-std::string translation_problem(const std::array<double, 3>& T);
+// The longest baseline a calibration may give. Stereo rigs span millimetres to a few metres;
+// past 100 m a value is a unit mistake or garbage (1e300 was read as a working calibration).
+// The formats that state their unit (Kalibr, ASL and ROS in metres, ZED in millimetres, read
+// as metres) are held to 100 m; an OpenCV file has the unit its board was measured in (mm or
+// m, mostly), so there the bound is 1e5 of its units, 100 m in millimetres.
+constexpr double kMaxBaselineMetres = 100.0;
+constexpr double kMaxBaselineFileUnits = 1e5;
+
+// A translation that separates the cameras, by at most `max_length` (one of the bounds above).
+std::string translation_problem(const std::array<double, 3>& T, double max_length);
 // A rectified projection [f 0 cx tx; 0 f cy ty; 0 0 1 0] with a positive focal length; the
-// second camera's (`second`) must be away from the first (tx or ty not 0).
+// second camera's (`second`) must be away from the first (tx or ty not 0), by at most
+// kMaxBaselineFileUnits (tx = f B).
 std::string projection_problem(const Matrix34& P, bool second);
-// stereoRectify's disparity-to-depth matrix (geometry_from_q reads it).
+// stereoRectify's disparity-to-depth matrix (geometry_from_q reads it), with a baseline of at
+// most kMaxBaselineFileUnits.
 std::string q_problem(const Matrix4& Q);
 // Fisheye (equidistant) distortion: exactly k1 k2 k3 k4.
 std::string fisheye_distortion_problem(const std::vector<double>& D);

@@ -95,6 +95,14 @@ int nesting_depth(const std::string& text) {
   return deepest;
 }
 
+// Whether an XML text ends inside a tag: a '<' with no '>' after it. OpenCV 4.6's XML parser
+// reads past the end of the text on "<a b=" and a blank end (a segmentation fault).
+bool ends_inside_xml_tag(const std::string& text) {
+  const size_t start = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  if (start == std::string::npos || text[start] != '<') return false;
+  return text.find('>', text.rfind('<')) == std::string::npos;
+}
+
 }  // namespace
 
 std::vector<std::string> calibration_file_paths(const std::string& spec) {
@@ -120,10 +128,20 @@ std::vector<std::string> calibration_file_paths(const std::string& spec) {
 
 std::string read_calibration_text(const std::string& path) {
   const std::string text = read_small_file(path, "calibration", kMaxCalibrationFileBytes);
+  // OpenCV's parsers and the ZED reader stop at a NUL: what follows it would be ignored unread.
+  const size_t nul = text.find('\0');
+  if (nul != std::string::npos) {
+    throw InputError("calibration '" + path + "' holds a NUL byte (at byte " + std::to_string(nul) +
+                     "): not a text file");
+  }
   const int depth = nesting_depth(text);
   if (depth > kMaxCalibrationNesting) {
     throw InputError("calibration '" + path + "' nests " + std::to_string(depth) +
                      " levels deep (a calibration needs 3): not a calibration file");
+  }
+  if (ends_inside_xml_tag(text)) {
+    throw InputError("calibration '" + path + "' ends inside an XML tag (a '<' with no '>' after "
+                     "it): not a whole XML file");
   }
   return text;
 }

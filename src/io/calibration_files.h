@@ -26,7 +26,8 @@ constexpr int kMaxCalibrationNesting = 64;
 // The text of one calibration file, read so that nothing can hang or crash the program: a
 // regular file (a FIFO or a device is refused before anything is read from it), at most
 // kMaxCalibrationFileBytes long, brackets and XML elements nested at most kMaxCalibrationNesting
-// deep. InputError naming the file and the reason otherwise.
+// deep, no NUL byte in it, an XML file not ending inside a tag. InputError naming the file and
+// the reason otherwise.
 std::string read_calibration_text(const std::string& path);
 
 }  // namespace sv

@@ -78,7 +78,8 @@ StereoCalibration calibration_from_cameras(const std::string& path, const Camera
   c.R = Matrix3{m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]};
   c.T = {m[3], m[7], m[11]};
   refuse_if(rotation_problem(c.R), where + " the rotation of " + transform_name);
-  refuse_if(translation_problem(c.T), where + " the translation of " + transform_name);
+  refuse_if(translation_problem(c.T, kMaxBaselineMetres),
+            where + " the translation of " + transform_name);
   c.has_extrinsics = true;
   if (c.width > 0) check_stated_image_size(c);
   return c;

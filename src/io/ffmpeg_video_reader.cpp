@@ -16,6 +16,7 @@ extern "C" {
 #include "src/core/block_pool.h"
 #include "src/core/error.h"
 #include "src/core/input_file.h"
+#include "src/io/ffmpeg_log.h"
 
 namespace sv {
 
@@ -38,9 +39,7 @@ struct FfmpegVideoReader::Context {
 
 FfmpegVideoReader::FfmpegVideoReader(const std::string& path, Pixels pixels)
     : path_(path), pixels_(pixels), context_(std::make_unique<Context>()) {
-  // Every failure comes back as an exception with a message; FFmpeg's own log would only
-  // repeat it (or chatter about encoder settings) on stderr.
-  av_log_set_level(AV_LOG_FATAL);
+  silence_ffmpeg_log();                 // every failure comes back as an exception or a notice
   require_regular_file(path, "video");  // a FIFO or device would block or never end
   Context& c = *context_;
   if (avformat_open_input(&c.format, path.c_str(), nullptr, nullptr) < 0) {
@@ -115,7 +114,7 @@ int64_t FfmpegVideoReader::frame_count() const {
 }
 
 std::optional<int> video_gray_bits(const std::string& path) {
-  av_log_set_level(AV_LOG_FATAL);
+  silence_ffmpeg_log();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   AVFormatContext* format = nullptr;

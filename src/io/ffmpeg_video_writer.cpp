@@ -18,6 +18,7 @@ extern "C" {
 }
 
 #include "src/core/error.h"
+#include "src/io/ffmpeg_log.h"
 
 namespace sv {
 namespace {
@@ -188,7 +189,7 @@ std::string default_codec_for(bool gray16, std::string* note) {
 }
 
 void check_video_writer_settings(const VideoWriterSettings& settings) {
-  av_log_set_level(AV_LOG_FATAL);
+  silence_ffmpeg_log();
   const FormatContextPtr format = make_format_context(settings);
   const AVCodec* codec = find_encoder(settings, format->oformat);
   const bool sized = settings.width > 0 && settings.height > 0;
@@ -198,9 +199,7 @@ void check_video_writer_settings(const VideoWriterSettings& settings) {
 
 FfmpegVideoWriter::FfmpegVideoWriter(const VideoWriterSettings& settings)
     : settings_(settings), context_(std::make_unique<Context>()) {
-  // Every failure comes back as an exception with a message; FFmpeg's own log would only
-  // repeat it (or chatter about encoder settings) on stderr.
-  av_log_set_level(AV_LOG_FATAL);
+  silence_ffmpeg_log();  // every failure comes back as an exception with a message
   const std::string& path = settings_.path;
   if (settings_.width < 1 || settings_.height < 1)
     throw RuntimeError(where(settings_) + "empty frame size");

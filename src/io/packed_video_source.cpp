@@ -83,7 +83,6 @@ std::optional<StereoPair> PackedVideoSource::next() {
 
 bool PackedVideoSource::seek(int64_t index) {
   if (!video_->seek(index)) return false;
-  end_reported_ = false;
   return true;
 }
 

@@ -35,6 +35,7 @@ class PackedVideoSource : public FrameSource {
   std::unique_ptr<VideoFileReader> video_;
   PackedLayout layout_;
   NoticeSink notices_;
+  // How the file ended is told once per run, not again on each --loop pass after a seek.
   bool end_reported_ = false;
 };
 

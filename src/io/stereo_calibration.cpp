@@ -1,7 +1,10 @@
 #include "src/io/stereo_calibration.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <opencv2/core.hpp>
 
@@ -112,25 +115,94 @@ cv::Mat matrix_from_sequence(const Entry& entry) {
   return mat;
 }
 
+// The whole numbers an integer element type of OpenCV (dt u c w s i) can hold; none for the
+// floating point ones (f d h).
+struct WholeRange {
+  bool whole = false;
+  double lowest = 0.0, highest = 0.0;
+};
+
+// dt as OpenCV writes it, "d" or "3d" (channels, then the element type); InputError otherwise.
+WholeRange element_type(const Entry& entry, const cv::FileNode& dt) {
+  const std::string text = dt.isString() ? dt.string() : "";
+  const size_t digits = text.find_first_not_of("0123456789");
+  if (text.empty() || digits == std::string::npos || digits + 1 != text.size() ||
+      std::string("ucwsifdh").find(text.back()) == std::string::npos) {
+    throw InputError(entry.where() + " has dt " + node_text(dt) +
+                     ", not an OpenCV element type (u c w s i f d or h, after a channel count)");
+  }
+  const int channels = digits == 0 ? 1 : std::atoi(text.substr(0, std::min<size_t>(digits, 6)).c_str());
+  if (channels != 1) {
+    throw InputError(entry.where() + " must be a single-channel matrix, got " +
+                     std::to_string(channels) + " channels");
+  }
+  switch (text.back()) {
+    case 'u': return {true, 0.0, 255.0};
+    case 'c': return {true, -128.0, 127.0};
+    case 'w': return {true, 0.0, 65535.0};
+    case 's': return {true, -32768.0, 32767.0};
+    case 'i': return {true, -2147483648.0, 2147483647.0};
+    default: return {};
+  }
+}
+
+// rows or cols of a matrix map: a whole number from 1 to 2^31 - 1.
+int64_t declared_side(const Entry& entry, const cv::FileNode& node, const char* name) {
+  const double v = node.isInt() || node.isReal() ? node.real() : 0.0;
+  if (!(v >= 1.0 && v <= 2147483647.0) || v != std::floor(v)) {
+    throw InputError(entry.where() + " declares " + name + " " + node_text(node) +
+                     ": not a positive whole number");
+  }
+  return static_cast<int64_t>(v);
+}
+
+// An OpenCV matrix map (rows, cols, dt, data), read here rather than by cv::read, which
+// allocates rows x cols as declared before it looks at the data: "cols: true" reads as INT_MAX
+// and asked for 48 GB. Here the declared size must be the number of values the file holds (a
+// file has at most kMaxCalibrationFileBytes), and an integer dt must hold whole numbers in its
+// range (OpenCV would round 158.5 and clip 300 to 255 without a word).
+cv::Mat matrix_from_map(const Entry& entry) {
+  const cv::FileNode& node = entry.node;
+  if (!node.isMap() || node["rows"].empty() || node["cols"].empty() || node["dt"].empty() ||
+      node["data"].empty()) {
+    throw InputError(entry.where() + " is not a matrix (a list of numbers, or rows, cols, dt "
+                     "and data)");
+  }
+  const int64_t rows = declared_side(entry, node["rows"], "rows");
+  const int64_t cols = declared_side(entry, node["cols"], "cols");
+  const WholeRange range = element_type(entry, node["dt"]);
+  const cv::FileNode data = node["data"];
+  const size_t count = data.isSeq() ? data.size() : 1;
+  if (static_cast<double>(rows) * static_cast<double>(cols) != static_cast<double>(count)) {
+    throw InputError(entry.where() + " declares " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " values but its data holds " +
+                     std::to_string(count));
+  }
+  cv::Mat mat(static_cast<int>(rows), static_cast<int>(cols), CV_64F);
+  for (size_t i = 0; i < count; ++i) {
+    const cv::FileNode value = data.isSeq() ? data[static_cast<int>(i)] : data;
+    if (!value.isInt() && !value.isReal()) throw InputError(entry.where() + " holds a non-number");
+    const double v = value.real();
+    if (range.whole && std::isfinite(v) &&
+        (v != std::floor(v) || v < range.lowest || v > range.highest)) {
+      char got[32];
+      std::snprintf(got, sizeof got, "%.17g", v);
+      throw InputError(entry.where() + " has dt " + node_text(node["dt"]) + " (whole numbers " +
+                       "from " + std::to_string(static_cast<int64_t>(range.lowest)) + " to " +
+                       std::to_string(static_cast<int64_t>(range.highest)) + ") but holds " +
+                       got + " (row " + std::to_string(i / cols + 1) + ", column " +
+                       std::to_string(i % cols + 1) + "): write it with dt: d");
+    }
+    mat.ptr<double>()[i] = v;
+  }
+  return mat;
+}
+
 // The entry as a single-channel matrix of doubles, every value finite.
 cv::Mat read_matrix(const Entry& entry) {
-  cv::Mat mat;
-  if (entry.node.isSeq()) {
-    mat = matrix_from_sequence(entry);
-  } else {
-    try {
-      entry.node >> mat;
-    } catch (const cv::Exception& e) {
-      throw InputError(entry.where() + " is not a matrix: " + e.what());
-    }
-  }
-  if (mat.empty()) throw InputError(entry.where() + " is not a matrix");
-  if (mat.channels() != 1) {
-    throw InputError(entry.where() + " must be a single-channel matrix, got " +
-                     std::to_string(mat.channels()) + " channels");
-  }
-  cv::Mat as_double;
-  mat.convertTo(as_double, CV_64F);
+  const cv::Mat as_double =
+      entry.node.isSeq() ? matrix_from_sequence(entry) : matrix_from_map(entry);
+  if (as_double.empty()) throw InputError(entry.where() + " is not a matrix");
   for (int r = 0; r < as_double.rows; ++r) {
     for (int c = 0; c < as_double.cols; ++c) {
       const double v = as_double.at<double>(r, c);
@@ -362,7 +434,7 @@ StereoCalibration load_stereo_calibration(const std::string& spec) {
     c.R = read_fixed<9>(r, 3, 3);
     refuse_if(rotation_problem(c.R), r);
     c.T = read_fixed<3>(t, 3, 1, true);
-    refuse_if(translation_problem(c.T), t);
+    refuse_if(translation_problem(c.T, kMaxBaselineFileUnits), t);
     c.has_extrinsics = true;
   }
   const Entry r1 = files.find({"R1"}), r2 = files.find({"R2"}), p1 = files.find({"P1"}),

@@ -12,6 +12,7 @@
 #include "src/core/high_bit_depth.h"
 #include "src/io/mat_image.h"
 #if STEREOVIEW_HAS_RECORDING
+#include "src/io/ffmpeg_log.h"
 #include "src/io/ffmpeg_video_reader.h"
 #endif
 
@@ -47,6 +48,9 @@ void require_readable_file(const std::string& path) {
 VideoFileReader::VideoFileReader(const std::string& path)
     : path_(path), capture_(std::make_unique<Capture>()) {
   require_readable_file(path);
+#if STEREOVIEW_HAS_RECORDING
+  silence_ffmpeg_log();  // OpenCV's FFmpeg backend logs decoding errors on stderr
+#endif
   if (open_full_depth()) return;
   cv::VideoCapture& cap = capture_->capture;
   try {

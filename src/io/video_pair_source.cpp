@@ -1,6 +1,8 @@
 #include "src/io/video_pair_source.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "src/core/error.h"
 #include "src/io/video_file_reader.h"
@@ -15,6 +17,12 @@ std::string size_text(const VideoFileReader& v) {
 std::string length_text(const VideoFileReader& v, int64_t read) {
   const int64_t frames = v.frame_count() > 0 && !v.ended_early() ? v.frame_count() : read;
   return std::to_string(frames) + " frames";
+}
+
+std::string rate_text(double fps) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", fps);
+  return text;
 }
 
 }  // namespace
@@ -36,6 +44,14 @@ VideoPairSource::VideoPairSource(const std::string& left_path, const std::string
     throw InputError("left video '" + left_path + "' is " + size_text(*left_) +
                      " but right video '" + right_path + "' is " + size_text(*right_) +
                      ": the two views must have the same size");
+  }
+  const double left_fps = left_->frames_per_second(), right_fps = right_->frames_per_second();
+  if (left_fps > 0 && right_fps > 0 &&
+      std::fabs(left_fps - right_fps) > 1e-3 * std::max(left_fps, right_fps)) {
+    post_notice(notices_, "left video runs at " + rate_text(left_fps) + " fps, right video at " +
+                              rate_text(right_fps) +
+                              " fps: frames are paired by index (frame n "
+                              "with frame n), not by time");
   }
   if (left_->frame_count() > 0 && right_->frame_count() > 0 &&
       left_->frame_count() != right_->frame_count()) {
@@ -103,7 +119,6 @@ std::optional<StereoPair> VideoPairSource::next() {
 bool VideoPairSource::seek(int64_t index) {
   if (index < 0 || (frame_count() > 0 && index >= frame_count())) return false;
   if (!left_->seek(index) || !right_->seek(index)) return false;
-  end_reported_ = false;
   return true;
 }
 

@@ -33,6 +33,7 @@ class VideoPairSource : public FrameSource {
   std::unique_ptr<VideoFileReader> left_;
   std::unique_ptr<VideoFileReader> right_;
   NoticeSink notices_;
+  // How the file ended is told once per run, not again on each --loop pass after a seek.
   bool end_reported_ = false;
 };
 

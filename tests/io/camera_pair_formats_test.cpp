@@ -387,6 +387,40 @@ TEST(CameraPairFormats, EachMissingKeyIsNamedWithItsFile) {
   expect_refused(dir + "/bare.conf", "bare.conf", "[STEREO]");
 }
 
+// Baselines no rig has (issue 47): 1e300 m read as a working calibration in every format. The
+// formats in metres are held to 100 m, OpenCV files (mm or m) to 1e5 of their unit.
+TEST(CameraPairFormats, BaselinesNoRigHasAreRefusedInEveryFormat) {
+  const std::string dir = test::fresh_dir("far_apart");
+  for (const double metres : {1e300, 150.0}) {
+    Rig rig;
+    rig.T[0] = -metres;
+    write_text(dir + "/camchain.yaml", kalibr_text(rig));
+    expect_refused(dir + "/camchain.yaml", "camchain.yaml",
+                   "the translation of cam1.T_cn_cnm1 gives a baseline of");
+    write_text(dir + "/SN1010.conf", zed_text(rig));
+    expect_refused(dir + "/SN1010.conf", "SN1010.conf",
+                   "the translation of [STEREO] Baseline, TY, TZ");
+  }
+  Rig far;
+  far.T[0] = -1e300;
+  expect_refused(opencv_yaml(dir, far), "opencv.yaml", "T gives a baseline of 1e+300");
+  Rig wide;  // 50 m apart, within the bound
+  wide.T[0] = -50.0;
+  write_text(dir + "/camchain.yaml", kalibr_text(wide));
+  EXPECT_DOUBLE_EQ(load_stereo_calibration(dir + "/camchain.yaml").T[0], -50.0);
+}
+
+// A NUL byte in a ZED .conf ended the value before it ("Baseline=120<NUL>junk" read as 120).
+TEST(CameraPairFormats, ANulByteInAZedConfIsRefused) {
+  const std::string dir = test::fresh_dir("zed_nul");
+  std::string text = zed_text(Rig());
+  const size_t baseline = text.find("Baseline=");
+  ASSERT_NE(baseline, std::string::npos);
+  text.insert(text.find('\n', baseline), std::string("\0" "5e300", 6));
+  write_text(dir + "/SN1010.conf", text);
+  expect_refused(dir + "/SN1010.conf", "SN1010.conf", "holds a NUL byte");
+}
+
 TEST(CameraPairFormats, EurocAslPairGivesTheMapsOfItsOpenCvConversion) {
   const fs::path euroc = shared_data_dir() / "euroc-v1-01-easy";
   if (!fs::exists(euroc / "cam0-sensor.yaml") || !fs::exists(euroc / "stereo_calibration.yaml")) {

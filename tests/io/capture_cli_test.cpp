@@ -124,6 +124,52 @@ TEST(CaptureCli, ImagePatternsAndLooping) {
   EXPECT_TRUE(contains(r.out, "done: 7 frames")) << r.out;
 }
 
+// Issue 47: two videos at 30 and 10 fps get a one-line note on how their frames are paired.
+TEST(CaptureCli, VideosOfDifferentRatesAreNotedOnce) {
+  const std::string dir = make_temp_dir("cli_rates");
+  std::vector<cv::Mat> left, right;
+  for (int i = 0; i < 3; ++i) left.push_back(bgr_mat_from_rgb(scene_frame(i).left));
+  for (int i = 0; i < 3; ++i) right.push_back(bgr_mat_from_rgb(scene_frame(i).right));
+  test::write_mjpeg_avi(dir + "/left.avi", left, 30.0);
+  test::write_mjpeg_avi(dir + "/right.avi", right, 10.0);
+  const auto r =
+      run_stereoview(run_args(dir, {"--left", dir + "/left.avi", "--right", dir + "/right.avi"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "done: 3 frames")) << r.out;
+  EXPECT_TRUE(contains(r.err,
+                       "left video runs at 30 fps, right video at 10 fps: frames are "
+                       "paired by index (frame n with frame n), not by time\n"))
+      << r.err;
+}
+
+// Issue 47: a truncated video played with --loop is told of once, not on every pass, and
+// FFmpeg's own log lines ("[mjpeg @ 0x...] ...") stay off stderr.
+TEST(CaptureCli, ATruncatedLoopedVideoIsToldOfOnceWithoutFfmpegsLog) {
+  const std::string dir = make_temp_dir("cli_truncated");
+  std::vector<cv::Mat> frames;
+  for (int i = 0; i < 10; ++i) {
+    cv::Mat frame = side_by_side(scene_frame(i));
+    cv::Mat noise = frame(cv::Rect(96, 0, 96, 64));
+    cv::randu(noise, 0, 255);  // large frames: the cut falls among them, not in the headers
+    frames.push_back(frame);
+  }
+  test::write_mjpeg_avi(dir + "/full.avi", frames);
+  std::filesystem::copy_file(dir + "/full.avi", dir + "/cut.avi");
+  std::filesystem::resize_file(dir + "/cut.avi",
+                               std::filesystem::file_size(dir + "/full.avi") * 6 / 10 + 3);
+  const auto r =
+      run_stereoview(run_args(dir, {"--sbs", dir + "/cut.avi", "--loop", "--frames", "25"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "done: 25 frames")) << r.out;
+  size_t told = 0;
+  for (size_t at = r.err.find("frames it announces"); at != std::string::npos;
+       at = r.err.find("frames it announces", at + 1)) {
+    ++told;
+  }
+  EXPECT_EQ(told, 1u) << r.err;
+  EXPECT_FALSE(contains(r.err, " @ 0x")) << r.err;
+}
+
 TEST(CaptureCli, MissingFileIsARuntimeErrorNamingIt) {
   auto r = run_stereoview({"--headless", "--sbs", "/nonexistent/stereo.avi"});
   EXPECT_EQ(r.exit_code, 1);
@@ -165,7 +211,7 @@ TEST(CaptureCli, SourceFlagsAreChecked) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "/dev/video250 does not exist")) << r.err;
   r = run_stereoview({"--headless", "--uvc", "banana"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);  // a usage error (issue 47)
   EXPECT_TRUE(contains(r.err, "VID:PID")) << r.err;
 }
 

@@ -58,6 +58,26 @@ void expect_throws_with(const std::function<void()>& f, const std::string& part)
   }
 }
 
+// Videos of different rates are paired frame by frame; the user is told so (issue 47).
+TEST(VideoPairSource, DifferentFrameRatesAreNamedWithHowFramesArePaired) {
+  const std::string dir = fresh_dir("video_rates");
+  write_mjpeg_avi(dir + "/l30.avi", flat_frames(3, 32, 24, 0), 30.0);
+  write_mjpeg_avi(dir + "/r10.avi", flat_frames(3, 32, 24, 4), 10.0);
+  write_mjpeg_avi(dir + "/r30.avi", flat_frames(3, 32, 24, 4), 30.0);
+  Notices notices;
+  VideoPairSource source(dir + "/l30.avi", dir + "/r10.avi", notices.sink());
+  ASSERT_EQ(notices.lines.size(), 1u);
+  EXPECT_EQ(notices.lines[0],
+            "left video runs at 30 fps, right video at 10 fps: frames are "
+            "paired by index (frame n with frame n), not by time");
+  auto pair = source.next();
+  ASSERT_TRUE(pair);
+  EXPECT_NEAR(mean_level(pair->right), level_of_frame(0, 4), 2.0);
+  Notices same_rate;
+  VideoPairSource same(dir + "/l30.avi", dir + "/r30.avi", same_rate.sink());
+  EXPECT_TRUE(same_rate.lines.empty()) << same_rate.lines[0];
+}
+
 TEST(VideoPairSource, DeliversEveryFrameInOrderWithTimestamps) {
   const std::string dir = fresh_dir("video_pair");
   write_mjpeg_avi(dir + "/l.avi", flat_frames(6, 64, 48, 0), 12.0);
@@ -130,10 +150,10 @@ TEST(VideoFileReader, MissingCorruptAndEmptyFilesGiveClearErrors) {
   expect_throws_with([&] { VideoFileReader reader{dir}; }, "not a regular file");
 }
 
-TEST(VideoFileReader, TruncatedFileEndsEarlyWithANotice) {
-  const std::string dir = fresh_dir("video_truncated");
-  // Noise in the bottom (right) view makes frames large, so the cut falls among the frames
-  // rather than in the headers; the flat top (left) view identifies each frame.
+// dir/cut.avi: 10 top-bottom frames of 160x240 announced, cut after about 6 of them. Noise in
+// the bottom (right) view makes frames large, so the cut falls among the frames rather than in
+// the headers; the flat top (left) view identifies each frame.
+void write_truncated_video(const std::string& dir) {
   std::vector<cv::Mat> frames;
   for (int i = 0; i < 10; ++i) {
     cv::Mat frame = packed_frame(160, 120, level_of_frame(i), 0, false);
@@ -145,7 +165,11 @@ TEST(VideoFileReader, TruncatedFileEndsEarlyWithANotice) {
   const auto size = std::filesystem::file_size(dir + "/full.avi");
   std::filesystem::copy_file(dir + "/full.avi", dir + "/cut.avi");
   std::filesystem::resize_file(dir + "/cut.avi", size * 6 / 10);
+}
 
+TEST(VideoFileReader, TruncatedFileEndsEarlyWithANotice) {
+  const std::string dir = fresh_dir("video_truncated");
+  write_truncated_video(dir);
   Notices notices;
   PackedVideoSource source(dir + "/cut.avi", PackedLayout::TopBottom, notices.sink());
   int delivered = 0;
@@ -158,6 +182,26 @@ TEST(VideoFileReader, TruncatedFileEndsEarlyWithANotice) {
   EXPECT_EQ(source.frame_count(), 10);  // what the AVI header announces
   EXPECT_TRUE(notices.any_contains("ended after " + std::to_string(delivered) + " of the 10 frames"))
       << (notices.lines.empty() ? "no notice" : notices.lines[0]);
+}
+
+// A truncated video played with --loop: the notice comes once, not on every pass (issue 47).
+TEST(LoopingSource, ATruncatedVideoIsToldOfOnce) {
+  const std::string dir = fresh_dir("loop_truncated");
+  write_truncated_video(dir);
+  write_mjpeg_avi(dir + "/l.avi", flat_frames(10, 160, 240, 0));
+  for (const bool pair_of_videos : {false, true}) {
+    Notices notices;
+    LoopingSource source(pair_of_videos
+                             ? std::unique_ptr<FrameSource>(std::make_unique<VideoPairSource>(
+                                   dir + "/l.avi", dir + "/cut.avi", notices.sink()))
+                             : std::make_unique<PackedVideoSource>(
+                                   dir + "/cut.avi", PackedLayout::TopBottom, notices.sink()));
+    for (int i = 0; i < 30; ++i) ASSERT_TRUE(source.next()) << i;  // three passes or more
+    int told = 0;
+    for (const std::string& line : notices.lines)
+      told += line.find("frames it announces") != std::string::npos;
+    EXPECT_EQ(told, 1) << (pair_of_videos ? "two videos" : "one packed video");
+  }
 }
 
 TEST(PackedVideoSource, SideBySideSplitsEachFrame) {

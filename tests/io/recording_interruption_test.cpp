@@ -232,6 +232,25 @@ TEST_P(RecordingKilled, LosesAtMostTheQueueAndLeavesASidecarOfFramesThatDecode) 
   }
 }
 
+// A recording killed while it rewrote its sidecar leaves FILE.json.tmp, and one killed at any
+// time FILE.json.reserve: the next recording to the same path removes both, even one that
+// records nothing (issue 47).
+TEST(KilledRecordingLeftovers, TheNextRecordingToThePathRemovesThem) {
+  const std::string dir = test::fresh_dir("killed_leftovers");
+  RecordingRequest request;
+  request.path = dir + "/rec.avi";
+  request.format = "color";
+  request.params.num_disparities = 16;
+  std::ofstream(request.path + ".json.tmp") << "{\"frames\": [";
+  std::ofstream(request.path + ".json.reserve") << std::string(4096, 'x');
+  {
+    Recorder recorder(make_recorder_settings(request));
+    recorder.stop();
+  }
+  EXPECT_FALSE(std::filesystem::exists(request.path + ".json.tmp"));
+  EXPECT_FALSE(std::filesystem::exists(request.path + ".json.reserve"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, RecordingKilled,
                          ::testing::Values(KilledCase{"ColorMp4", "color", "c.mp4"},
                                            KilledCase{"Lossless16Mkv", "lossless16", "d.mkv"}),

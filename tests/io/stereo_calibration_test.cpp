@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
@@ -285,6 +286,11 @@ TEST(StereoCalibration, ValuesNoCameraHasAreRefusedNamingTheEntry) {
        {"T must be a single-channel matrix"}},
       {"principal point outside the image", [](CalibrationValues& v) { v.K2.at<double>(0, 2) = 700; },
        {"is for 320x240 images, but the principal point of K2, (700, 118), lies outside them"}},
+      {"1e300 baseline", [](CalibrationValues& v) { v.T.at<double>(0) = -1e300; },
+       {"T gives a baseline of 1e+300, longer than any camera pair's (at most 100000 in the "
+        "file's unit, 100 m in millimetres)"}},
+      {"200 m baseline in mm", [](CalibrationValues& v) { v.T.at<double>(0) = -2e5; },
+       {"T gives a baseline of 200000"}},
   };
   for (const Case& c : cases) {
     CalibrationValues v;
@@ -321,6 +327,10 @@ TEST(StereoCalibration, ValuesNoCameraHasAreRefusedNamingTheEntry) {
   EXPECT_TRUE(contains(error, "Q is not a disparity-to-depth matrix")) << error;
   error = rect_error([](Rectification& r) { r.R2 = cv::Mat::eye(3, 3, CV_64F) * 0.5; });
   EXPECT_TRUE(contains(error, "R2 is not a rotation")) << error;
+  error = rect_error([](Rectification& r) { r.P2.at<double>(0, 3) *= 1e300; });
+  EXPECT_TRUE(contains(error, "P2 gives a baseline of")) << error;
+  error = rect_error([](Rectification& r) { r.Q.at<double>(3, 2) *= 1e-300; });
+  EXPECT_TRUE(contains(error, "Q gives a baseline of")) << error;
 
   // Image sizes that are no sizes.
   const auto size_error = [&](const std::string& text) -> std::string {
@@ -341,6 +351,80 @@ TEST(StereoCalibration, ValuesNoCameraHasAreRefusedNamingTheEntry) {
   EXPECT_TRUE(contains(error, "image_size must hold image sides in whole pixels")) << error;
   error = size_error("image_size: [ 320, 240, 3 ]\n");
   EXPECT_TRUE(contains(error, "image_size must be [width, height], got 3 values")) << error;
+}
+
+// The error of loading the test's calibration written as text, with the first `from` in it
+// replaced by `to` ("loaded" when it loads).
+std::string spoiled_text_error(const std::string& name, const std::string& from,
+                               const std::string& to) {
+  const std::string path = fresh_dir("calib_text") + "/" + name;
+  CalibrationValues().write(path);
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const size_t at = text.find(from);
+  if (at == std::string::npos) return "the written file holds no " + from;
+  text.replace(at, from.size(), to);
+  std::ofstream(path, std::ios::trunc) << text;
+  try {
+    load_stereo_calibration(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "loaded";
+}
+
+// A matrix's rows and cols are checked against the values its file holds before anything is
+// allocated (issue 47): cv::read allocated the declared size first, 48 GB for "cols: true" (read
+// as INT_MAX), and an integer dt rounded or clipped the values it was given.
+TEST(StereoCalibration, DeclaredMatrixSizesAndTypesAreCheckedAgainstTheirData) {
+  struct Case {
+    const char* name;
+    const char* from;
+    const char* to;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"calib.yaml", "cols: 3", "cols: true",
+       "calib.yaml': K1 declares cols 'true': not a positive whole number"},
+      {"calib.yaml", "rows: 3", "rows: 100000", "K1 declares 100000x3 values but its data holds 9"},
+      {"calib.yaml", "rows: 3", "rows: -3", "K1 declares rows -3: not a positive whole number"},
+      {"calib.yaml", "rows: 3\n   cols: 3", "sizes: [ 100000, 100000, 100000 ]",
+       "K1 is not a matrix (a list of numbers, or rows, cols, dt and data)"},
+      {"calib.yaml", "dt: d", "dt: q", "K1 has dt 'q', not an OpenCV element type"},
+      {"calib.yaml", "dt: d", "dt: u", "K1 has dt 'u' (whole numbers from 0 to 255) but holds 300"},
+      {"calib.yaml", "dt: d", "dt: i",
+       "K1 has dt 'i' (whole numbers from -2147483648 to 2147483647) but holds 158.5 (row 1, "
+       "column 3): write it with dt: d"},
+      {"calib.xml", "<cols>3</cols>", "<cols>true</cols>", "K1 declares cols 'true'"},
+      {"calib.xml", "<rows>3</rows>", "<rows>2147483647</rows>",
+       "K1 declares 2147483647x3 values but its data holds 9"},
+      {"calib.xml", "<dt>d</dt>", "<dt>w</dt>",
+       "K1 has dt 'w' (whole numbers from 0 to 65535) but holds 158.5"},
+  };
+  for (const Case& c : cases) {
+    const std::string error = spoiled_text_error(c.name, c.from, c.to);
+    EXPECT_TRUE(contains(error, c.message)) << c.name << " with " << c.to << ": " << error;
+  }
+  // Whole numbers under an integer dt load as they are.
+  CalibrationValues whole;
+  cv::Mat(cv::Matx33d(300, 0, 158, 0, 302, 121, 0, 0, 1)).convertTo(whole.K1, CV_32S);
+  const std::string path = fresh_dir("calib_whole") + "/calib.yaml";
+  whole.write(path);
+  const StereoCalibration c = load_stereo_calibration(path);
+  EXPECT_DOUBLE_EQ(c.K1[2], 158.0);
+  EXPECT_DOUBLE_EQ(c.K1[4], 302.0);
+}
+
+// Anything after a NUL byte went unread (OpenCV's parser stops there): such a file is refused.
+TEST(StereoCalibration, ANulByteIsRefused) {
+  const std::string path = fresh_dir("calib_nul") + "/calib.yaml";
+  CalibrationValues().write(path);
+  std::ofstream(path, std::ios::app) << std::string("\0T: [ 1e300, 0, 0 ]\n", 20);
+  expect_error_with([&] { load_stereo_calibration(path); },
+                    {"calib.yaml' holds a NUL byte (at byte ", "): not a text file"});
 }
 
 TEST(StereoCalibration, FilesThatCannotBeCalibrationsAreRefusedWithoutHanging) {
@@ -383,6 +467,13 @@ TEST(StereoCalibration, FilesThatCannotBeCalibrationsAreRefusedWithoutHanging) {
   std::ofstream(dir + "/flat.xml") << xml << "</opencv_storage>\n";
   expect_error_with([&] { load_stereo_calibration(dir + "/flat.xml"); },
                     {"flat.xml': not an OpenCV YAML/XML/JSON file"});  // OpenCV's own refusal
+  // An XML file cut inside a tag, after an attribute's '=': OpenCV's parser read past the end
+  // (a segmentation fault, found by scripts/fuzz_inputs.py).
+  for (const char* end : {"<R1 type_id=", "<R1 type_id= \n", "<R1"}) {
+    std::ofstream(dir + "/cut.xml") << "<?xml version=\"1.0\"?>\n<opencv_storage>\n" << end;
+    expect_error_with([&] { load_stereo_calibration(dir + "/cut.xml"); },
+                      {"cut.xml' ends inside an XML tag"});
+  }
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
 }
 
