@@ -10,7 +10,9 @@
 #include "src/app/help_table.h"
 #include "src/core/algorithm_registry.h"
 #include "src/core/param_table.h"
+#ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/uvc_source.h"
+#endif
 
 namespace sv {
 namespace {
@@ -219,11 +221,13 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       sources_named.push_back(flag);
       options.source = "uvc";
       options.uvc_device = args.value_for(flag, inline_value);
+#ifdef STEREOVIEW_HAS_OPENCV  // a build without the io layer has no UVC source to name
       try {
         parse_uvc_device_id(options.uvc_device);  // a malformed id is a usage error
       } catch (const InputError& e) {
         throw UsageError(e.what());
       }
+#endif
     } else if (flag == "--camera-size") {
       std::tie(options.camera_width, options.camera_height) =
           parse_size(flag, args.value_for(flag, inline_value));
