@@ -10,6 +10,7 @@
 
 #include "src/io/stereo_calibration.h"
 #include "src/io/stereo_rectifier.h"
+#include "src/python/argument_checks.h"
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
 
@@ -18,12 +19,25 @@ namespace py = pybind11;
 namespace sv::python {
 namespace {
 
+// The largest side OpenCV's remap takes (it asserts each side < SHRT_MAX).
+constexpr int kMaxImageSide = 32766;
+
+// An image size given by the caller, checked before the rectification maps are made of it.
+void require_image_size(const char* name, std::optional<int> value) {
+  if (value && (*value < 1 || *value > kMaxImageSide))
+    throw InputError(std::string(name) + "=" + std::to_string(*value) + ": the images' " + name +
+                     " must be 1.." + std::to_string(kMaxImageSide) + " pixels");
+}
+
 class Calibration {
  public:
   // `width` x `height`: the images' size, needed when the file has no rectification (its Q
   // then comes from stereoRectify at that size) or states no size; the file's own size otherwise.
-  static Calibration load(const std::string& path, std::optional<int> width,
+  static Calibration load(const py::object& path_object, std::optional<int> width,
                           std::optional<int> height) {
+    const std::string path = path_argument(path_object, "the calibration path");
+    require_image_size("width", width);
+    require_image_size("height", height);
     const StereoCalibration calibration =
         with_file_errors(path, [&] { return load_stereo_calibration(path); });
     const int w = width.value_or(calibration.width);
@@ -53,8 +67,9 @@ class Calibration {
 
   // Every pixel with a finite disparity through Q: (x, y, d, 1) -> (X, Y, Z) / W, in the units
   // of the calibration's T; pixels whose W is 0 (disparity at the offset) are left out.
-  py::array_t<float> reproject(const py::array& disparity_array) const {
-    const ImageF32 disparity = array_to_float_image(disparity_array, "disparity");
+  py::array_t<float> reproject(const py::object& disparity_object) const {
+    const ImageF32 disparity =
+        array_to_float_image(array_argument(disparity_object, "the disparity"), "disparity");
     std::vector<float> points;
     for (int y = 0; y < disparity.height(); ++y)
       for (int x = 0; x < disparity.width(); ++x) {

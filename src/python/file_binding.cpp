@@ -10,6 +10,7 @@
 #ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/png_io.h"
 #endif
+#include "src/python/argument_checks.h"
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
 
@@ -19,7 +20,8 @@ namespace sv::python {
 namespace {
 
 #ifdef STEREOVIEW_HAS_OPENCV
-py::array_t<uint8_t> read_image(const std::string& path) {
+py::array_t<uint8_t> read_image(const py::object& path_object) {
+  const std::string path = path_argument(path_object, "the image path");
   const ImageRgb8 image = with_file_errors(path, [&] { return read_image_rgb(path); });
   py::array_t<uint8_t> array({image.height(), image.width(), 3});
   uint8_t* bgr = array.mutable_data();
@@ -33,13 +35,15 @@ py::array_t<uint8_t> read_image(const std::string& path) {
 #endif
 
 // Non-finite values (Middlebury's inf for unknown) come back as NaN, like Matcher.compute's.
-py::array_t<float> read_disparity_pfm(const std::string& path) {
+py::array_t<float> read_disparity_pfm(const py::object& path_object) {
+  const std::string path = path_argument(path_object, "the PFM path");
   return disparity_to_array(with_file_errors(path, [&] { return read_pfm(path); }));
 }
 
 // NaN is written as inf, Middlebury's invalid disparity, as the CLI writes it.
-void write_disparity_pfm(const std::string& path, const py::array& disparity) {
-  ImageF32 image = array_to_float_image(disparity, "disparity");
+void write_disparity_pfm(const py::object& path_object, const py::object& disparity) {
+  const std::string path = path_argument(path_object, "the PFM path");
+  ImageF32 image = array_to_float_image(array_argument(disparity, "the disparity"), "disparity");
   for (float& value : image.pixels())
     if (std::isnan(value)) value = kInvalidDisparity;
   try {

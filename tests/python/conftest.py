@@ -25,6 +25,14 @@ def textured_pair(width=WIDTH, height=HEIGHT, shift=SHIFT, seed=7):
     return left, right
 
 
+def cuda_matcher(**params):
+    """A Matcher on the CUDA engine, or the test skips with the reason there is none."""
+    try:
+        return stereoview.Matcher(engine="cuda", **params)
+    except (RuntimeError, ValueError) as error:
+        pytest.skip(f"no CUDA engine here: {error}")
+
+
 @pytest.fixture
 def pair():
     return textured_pair()
