@@ -49,7 +49,10 @@ cmake --build "$build_dir" -j "$(nproc)" --target stereoview_python stereoview
 build=$(cd "$build_dir" && pwd)
 python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
 compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+# libstdc++ too: python3 does not link it, and ASan's __cxa_throw interceptor, set up when the
+# runtime starts, fails its CHECK at the module's first C++ exception when it was not loaded then.
 preload=$("$compiler" -print-file-name="$runtime")
+cxx_runtime=$("$compiler" -print-file-name=libstdc++.so)
 if [ ! -e "$preload" ]; then
   echo "python_sanitizer_test.sh: $compiler has no $runtime" >&2
   exit 1
@@ -57,9 +60,11 @@ fi
 
 echo "== python $kind: ${tests[*]} with $preload preloaded"
 start=$SECONDS
-LD_PRELOAD=$preload PYTHONPATH=$build/python PYTHONDONTWRITEBYTECODE=1 \
+# --capture=sys: pytest's capture of file descriptor 2 would swallow the report of a sanitizer
+# that ends the process.
+LD_PRELOAD="$preload $cxx_runtime" PYTHONPATH=$build/python PYTHONDONTWRITEBYTECODE=1 \
   STEREOVIEW_CLI=$build/src/app/stereoview \
-  "$python" -m pytest -q -p no:cacheprovider "${tests[@]}" "$@"
+  "$python" -m pytest -q -p no:cacheprovider --capture=sys "${tests[@]}" "$@"
 echo "== python $kind: passed in $((SECONDS - start)) s"
 if [ "${STEREOVIEW_REMOVE_PASSED_BUILD:-0}" = 1 ]; then
   rm -rf "$build_dir"
