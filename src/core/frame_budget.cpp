@@ -5,6 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "src/core/byte_count.h"
 #include "src/core/error.h"
 
@@ -21,6 +24,18 @@ std::optional<uint64_t> read_cgroup_number(const char* path) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+// What an address-space limit (ulimit -v) leaves beyond the process's mappings; nullopt
+// without a limit. Allocations past it fail however much memory the host has free.
+std::optional<uint64_t> address_space_left() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  std::ifstream statm("/proc/self/statm");
+  uint64_t mapped_pages = 0;
+  if (!(statm >> mapped_pages)) return std::nullopt;
+  const uint64_t mapped = mapped_pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return limit.rlim_cur > mapped ? limit.rlim_cur - mapped : 0;
 }
 
 std::string describe_frame(int width, int height, const StereoParams& params) {
@@ -73,16 +88,20 @@ std::optional<uint64_t> host_available_bytes() {
   const std::optional<uint64_t> limit = read_cgroup_number("/sys/fs/cgroup/memory.max");
   const std::optional<uint64_t> used = read_cgroup_number("/sys/fs/cgroup/memory.current");
   if (limit && used) *available = std::min(*available, *limit > *used ? *limit - *used : 0);
+  if (const std::optional<uint64_t> left = address_space_left()) {
+    *available = std::min(*available, *left);
+  }
   return available;
 }
 
 void require_frame_fits(const FrameCost& cost, const MemoryAvailable& available, int width,
                         int height, const StereoParams& params, const std::string& engine) {
   const auto refuse = [&](uint64_t needed, uint64_t free, const char* where) {
-    throw InputError(describe_frame(width, height, params) + " needs " + format_bytes(needed) +
-                     " of " + where + " memory on the " + engine + " engine, but " +
-                     format_bytes(free) + " is available: use a smaller size or fewer " +
-                     "disparities, or add pyramid levels");
+    throw FrameDoesNotFitError(describe_frame(width, height, params) + " needs " +
+                               format_bytes(needed) + " of " + where + " memory on the " + engine +
+                               " engine, but " + format_bytes(free) +
+                               " is available: use a smaller size or fewer disparities, or add " +
+                               "pyramid levels");
   };
   if (available.host && cost.host_bytes > *available.host) {
     refuse(cost.host_bytes, *available.host, "host");

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "src/core/error.h"
 #include "src/core/stereo_engine.h"
 
 namespace sv {
@@ -18,13 +19,21 @@ struct MemoryAvailable {
   std::optional<uint64_t> device;  // nullopt: no device, not checked
 };
 
+// A frame that needs more memory than there is: an InputError (the CLI's exit code and message),
+// told apart where a caller says it otherwise (Python raises MemoryError).
+class FrameDoesNotFitError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // What the host can allocate without swapping: /proc/meminfo's MemAvailable, or less when a
-// cgroup (v2) limit leaves less room; nullopt when /proc/meminfo cannot be read.
+// cgroup (v2) limit or an address-space limit (ulimit -v) leaves less room; nullopt when
+// /proc/meminfo cannot be read.
 std::optional<uint64_t> host_available_bytes();
 // The MemAvailable line of /proc/meminfo's text, in bytes; nullopt without one.
 std::optional<uint64_t> parse_mem_available(const std::string& meminfo);
 
-// InputError when `cost` needs more than `available` on the host or on the device, e.g.
+// FrameDoesNotFitError when `cost` needs more than `available` on the host or on the device, e.g.
 // "a 8192x8192 frame (census-sgm, 256 disparities) needs 48.3 GiB of host memory on the cpu
 // engine, but 20.1 GiB is available: use a smaller size or fewer disparities, or add pyramid
 // levels".
@@ -43,7 +52,8 @@ std::string slow_frame_notice(const FrameCost& cost, int width, int height,
 // engine, size or parameter set is checked once, against the memory available at that moment.
 class FrameBudget {
  public:
-  // Throws InputError when the frame cannot fit; returns slow_frame_notice the first time a
+  // Throws FrameDoesNotFitError when the frame cannot fit (InputError for a size the engine
+  // refuses outright); returns slow_frame_notice the first time a
   // combination is seen, else an empty string.
   std::string check(const StereoEngine& engine, int width, int height, const StereoParams& params);
 

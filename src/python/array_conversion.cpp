@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "src/core/error.h"
@@ -20,17 +21,25 @@ std::string shape_text(const py::array& a) {
 
 std::string dtype_text(const py::array& a) { return py::str(a.dtype()).cast<std::string>(); }
 
-// A C-contiguous copy of a plane (a view when it already is one), as T.
+// A dense array of T in the machine's byte order: the array itself when it already is one.
+template <typename T>
+py::array_t<T, py::array::c_style> dense_array(const py::array& array) {
+  auto dense = py::array_t<T, py::array::c_style>::ensure(array);
+  if (!dense) throw py::error_already_set();
+  return dense;
+}
+
+// A C-contiguous copy of a plane, as T.
 template <typename T>
 Image<T> plane_copy(const py::array& array) {
-  auto dense = py::array_t<T, py::array::c_style>::ensure(array);
+  const auto dense = dense_array<T>(array);
   Image<T> image(static_cast<int>(array.shape(1)), static_cast<int>(array.shape(0)));
   std::memcpy(image.data(), dense.data(), image.size() * sizeof(T));
   return image;
 }
 
 ImageRgb8 bgr_copy(const py::array& array) {
-  auto dense = py::array_t<uint8_t, py::array::c_style>::ensure(array);
+  const auto dense = dense_array<uint8_t>(array);
   ImageRgb8 image(static_cast<int>(array.shape(1)), static_cast<int>(array.shape(0)));
   const uint8_t* bgr = dense.data();
   for (size_t i = 0; i < image.size(); ++i)
@@ -40,7 +49,8 @@ ImageRgb8 bgr_copy(const py::array& array) {
 
 void check_image(const py::array& a, const char* side) {
   const bool gray = a.ndim() == 2;
-  const bool colour = a.ndim() == 3 && a.shape(2) == 3 && a.dtype().is(py::dtype::of<uint8_t>());
+  const bool colour = a.ndim() == 3 && a.shape(2) == 3 && a.dtype().kind() == 'u' &&
+                      a.dtype().itemsize() == 1;
   if (!gray && !colour)
     throw InputError(std::string("the ") + side + " image has shape " + shape_text(a) +
                      " and dtype " + dtype_text(a) +
@@ -52,34 +62,52 @@ void check_image(const py::array& a, const char* side) {
     throw InputError(std::string("the ") + side + " image is too large " + shape_text(a));
 }
 
+// By kind and size, whatever the byte order: '>u2' is uint16 too (plane_copy converts it).
+std::optional<PixelFormat> format_of(const py::array& a) {
+  const char kind = a.dtype().kind();
+  const py::ssize_t size = a.dtype().itemsize();
+  if (kind == 'u' && size == 1) return a.ndim() == 3 ? PixelFormat::Rgb8 : PixelFormat::Gray8;
+  if (kind == 'u' && size == 2) return PixelFormat::Gray16;
+  if (kind == 'f' && size == 4) return PixelFormat::GrayFloat;
+  return std::nullopt;
+}
+
 }  // namespace
 
-HostPairImages::HostPairImages(const py::array& left, const py::array& right) {
+PairLayout checked_pair_layout(const py::array& left, const py::array& right) {
   check_image(left, "left");
   check_image(right, "right");
-  if (!left.dtype().is(right.dtype()) || left.ndim() != right.ndim())
+  const std::optional<PixelFormat> format = format_of(left);
+  if (!format)
+    throw InputError("images of dtype " + dtype_text(left) +
+                     " are not supported; use uint8 (gray or BGR), uint16 or float32");
+  if (format_of(right) != format || left.ndim() != right.ndim())
     throw InputError("the left and right images differ: " + shape_text(left) + " " +
                      dtype_text(left) + " and " + shape_text(right) + " " + dtype_text(right));
   // Different sizes of the same kind go through: the engine reports them in the CLI's words.
-  if (left.ndim() == 3) {
-    format_ = PixelFormat::Rgb8;
-    rgb_left_ = bgr_copy(left);
-    rgb_right_ = bgr_copy(right);
-  } else if (left.dtype().is(py::dtype::of<uint8_t>())) {
-    format_ = PixelFormat::Gray8;
-    gray_left_ = plane_copy<uint8_t>(left);
-    gray_right_ = plane_copy<uint8_t>(right);
-  } else if (left.dtype().is(py::dtype::of<uint16_t>())) {
-    format_ = PixelFormat::Gray16;
-    u16_left_ = plane_copy<uint16_t>(left);
-    u16_right_ = plane_copy<uint16_t>(right);
-  } else if (left.dtype().is(py::dtype::of<float>())) {
-    format_ = PixelFormat::GrayFloat;
-    f32_left_ = plane_copy<float>(left);
-    f32_right_ = plane_copy<float>(right);
-  } else {
-    throw InputError("images of dtype " + dtype_text(left) +
-                     " are not supported; use uint8 (gray or BGR), uint16 or float32");
+  return {*format, static_cast<int>(left.shape(1)), static_cast<int>(left.shape(0))};
+}
+
+HostPairImages::HostPairImages(const py::array& left, const py::array& right,
+                               const PairLayout& layout)
+    : format_(layout.format) {
+  switch (format_) {
+    case PixelFormat::Rgb8:
+      rgb_left_ = bgr_copy(left);
+      rgb_right_ = bgr_copy(right);
+      break;
+    case PixelFormat::Gray8:
+      gray_left_ = plane_copy<uint8_t>(left);
+      gray_right_ = plane_copy<uint8_t>(right);
+      break;
+    case PixelFormat::Gray16:
+      u16_left_ = plane_copy<uint16_t>(left);
+      u16_right_ = plane_copy<uint16_t>(right);
+      break;
+    case PixelFormat::GrayFloat:
+      f32_left_ = plane_copy<float>(left);
+      f32_right_ = plane_copy<float>(right);
+      break;
   }
 }
 
@@ -117,6 +145,9 @@ ImageF32 array_to_float_image(const py::array& array, const char* what) {
   if (array.ndim() != 2)
     throw InputError(std::string("the ") + what + " has shape " + shape_text(array) +
                      "; expected (H, W)");
+  if (std::string("biuf").find(array.dtype().kind()) == std::string::npos)
+    throw InputError(std::string("the ") + what + " has dtype " + dtype_text(array) +
+                     "; expected numbers (float32 or any integer or float dtype)");
   return plane_copy<float>(py::array_t<float, py::array::forcecast>::ensure(array));
 }
 

@@ -7,13 +7,23 @@
 
 namespace sv::python {
 
-// A pair copied out of two NumPy arrays into the engine's images, so the engine can run
-// without the GIL while Python frees or changes the arrays. Accepted: uint8 (H, W) gray,
-// uint8 (H, W, 3) BGR as OpenCV gives it (turned into RGB), uint16 (H, W), float32 (H, W);
-// any strides. Anything else, or two different shapes or dtypes, is a ValueError.
+// What a pair of NumPy arrays holds, checked before anything is copied (so that a frame too
+// large to fit is refused before its copy). Accepted: uint8 (H, W) gray, uint8 (H, W, 3) BGR as
+// OpenCV gives it, uint16 (H, W), float32 (H, W), in either byte order and with any strides.
+// Anything else, or two different shapes or dtypes, is a ValueError.
+struct PairLayout {
+  PixelFormat format = PixelFormat::Gray8;
+  int width = 0, height = 0;  // the left image's
+};
+PairLayout checked_pair_layout(const pybind11::array& left, const pybind11::array& right);
+
+// A pair copied out of two NumPy arrays into the engine's images (BGR turned into RGB, big-endian
+// values into the machine's order), so the engine can run without the GIL while Python frees
+// or changes the arrays.
 class HostPairImages {
  public:
-  HostPairImages(const pybind11::array& left, const pybind11::array& right);
+  HostPairImages(const pybind11::array& left, const pybind11::array& right,
+                 const PairLayout& layout);
   // Borrows this object's pixels: keep it alive until the frame is submitted.
   PairView view() const;
 

@@ -11,6 +11,7 @@
 #include "src/core/length_unit.h"
 #include "src/io/depth_geometry.h"
 #include "src/io/stereo_calibration.h"
+#include "src/python/argument_checks.h"
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
 
@@ -19,15 +20,28 @@ namespace py = pybind11;
 namespace sv::python {
 namespace {
 
+// The largest side OpenCV's remap takes (it asserts each side < SHRT_MAX).
+constexpr int kMaxImageSide = 32766;
+
+// An image size given by the caller, checked before the rectification maps are made of it.
+void require_image_size(const char* name, std::optional<int> value) {
+  if (value && (*value < 1 || *value > kMaxImageSide))
+    throw InputError(std::string(name) + "=" + std::to_string(*value) + ": the images' " + name +
+                     " must be 1.." + std::to_string(kMaxImageSide) + " pixels");
+}
+
 class Calibration {
  public:
   // The geometry of the views open_source yields with the same calibration: rectified at
   // `width` x `height` (the file's own size when not given) with `rectify_alpha` and
   // `swap_views`, in metres (`calib_unit`: the unit of the file's T, as --calib-unit).
   // A file with only R1 R2 P1 P2 Q describes its rectified views without a size.
-  static Calibration load(const std::string& path, std::optional<int> width,
+  static Calibration load(const py::object& path_object, std::optional<int> width,
                           std::optional<int> height, std::optional<std::string> calib_unit,
                           double rectify_alpha, bool swap_views) {
+    const std::string path = path_argument(path_object, "the calibration path");
+    require_image_size("width", width);
+    require_image_size("height", height);
     std::optional<LengthUnit> unit;
     if (calib_unit) {
       unit = parse_length_unit(*calib_unit);
@@ -69,8 +83,9 @@ class Calibration {
 
   // Every pixel with a finite disparity through Q: (x, y, d, 1) -> (X, Y, Z) / W, in metres;
   // pixels whose W is 0 (disparity at the offset) are left out.
-  py::array_t<float> reproject(const py::array& disparity_array) const {
-    const ImageF32 disparity = array_to_float_image(disparity_array, "disparity");
+  py::array_t<float> reproject(const py::object& disparity_object) const {
+    const ImageF32 disparity =
+        array_to_float_image(array_argument(disparity_object, "the disparity"), "disparity");
     std::vector<float> points;
     for (int y = 0; y < disparity.height(); ++y)
       for (int x = 0; x < disparity.width(); ++x) {

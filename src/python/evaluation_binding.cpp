@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include "src/core/evaluation.h"
+#include "src/python/argument_checks.h"
 #include "src/python/array_conversion.h"
 
 namespace py = pybind11;
@@ -22,22 +23,24 @@ py::dict region_figures(const RegionErrors& region) {
   return figures;
 }
 
-ImageU8 optional_mask(const py::object& mask) {
-  return mask.is_none() ? ImageU8{} : array_to_mask(mask.cast<py::array>());
+ImageU8 optional_mask(const py::object& mask, const char* name) {
+  return mask.is_none() ? ImageU8{} : array_to_mask(array_argument(mask, name));
 }
 
 // The figures of the region `mask` selects ("all"), with nonocc / disc where given, each a dict
 // of percentages as `stereoview eval --json` names them, plus the density; the region "all"'s
 // figures are also at the top level. Non-finite estimates are invalid (NaN or inf), non-finite
 // ground truth unknown.
-py::dict evaluate(const py::array& disparity, const py::array& ground_truth,
+py::dict evaluate(const py::object& disparity, const py::object& ground_truth,
                   const py::object& mask, const py::object& nonocc, const py::object& disc) {
-  const ImageF32 estimate = array_to_float_image(disparity, "disparity");
-  const ImageF32 truth = array_to_float_image(ground_truth, "ground truth");
+  const ImageF32 estimate =
+      array_to_float_image(array_argument(disparity, "the disparity"), "disparity");
+  const ImageF32 truth =
+      array_to_float_image(array_argument(ground_truth, "the ground truth"), "ground truth");
   EvaluationMasks masks;
-  masks.all = optional_mask(mask);
-  masks.nonocc = optional_mask(nonocc);
-  masks.disc = optional_mask(disc);
+  masks.all = optional_mask(mask, "mask");
+  masks.nonocc = optional_mask(nonocc, "nonocc");
+  masks.disc = optional_mask(disc, "disc");
   DisparityEvaluation evaluation;
   {
     py::gil_scoped_release release;

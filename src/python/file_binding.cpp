@@ -11,6 +11,7 @@
 #ifdef STEREOVIEW_HAS_OPENCV
 #include "src/io/png_io.h"
 #endif
+#include "src/python/argument_checks.h"
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
 
@@ -21,8 +22,8 @@ namespace {
 
 // A disparity array as the engines give it to the CLI's writers: NaN (the module's invalid)
 // back to kInvalidDisparity.
-ImageF32 engine_disparity(const py::array& disparity) {
-  ImageF32 image = array_to_float_image(disparity, "disparity");
+ImageF32 engine_disparity(const py::object& disparity) {
+  ImageF32 image = array_to_float_image(array_argument(disparity, "the disparity"), "disparity");
   for (float& value : image.pixels())
     if (std::isnan(value)) value = kInvalidDisparity;
   return image;
@@ -40,7 +41,8 @@ void with_write_errors(Write&& write) {
 }
 
 #ifdef STEREOVIEW_HAS_OPENCV
-py::array_t<uint8_t> read_image(const std::string& path) {
+py::array_t<uint8_t> read_image(const py::object& path_object) {
+  const std::string path = path_argument(path_object, "the image path");
   const ImageRgb8 image = with_file_errors(path, [&] { return read_image_rgb(path); });
   py::array_t<uint8_t> array({image.height(), image.width(), 3});
   uint8_t* bgr = array.mutable_data();
@@ -54,8 +56,9 @@ py::array_t<uint8_t> read_image(const std::string& path) {
 
 // The colour image `stereoview --headless --out` writes beside each PFM: the disparity
 // colorized over [min_value, max_value] (invalid black), as a PNG.
-void write_color_png(const std::string& path, const py::array& disparity, float min_value,
+void write_color_png(const py::object& path_object, const py::object& disparity, float min_value,
                      float max_value, const std::string& colormap) {
+  const std::string path = path_argument(path_object, "the PNG path");
   const Colormap map = parse_colormap(colormap);
   const ImageF32 image = engine_disparity(disparity);
   with_write_errors([&] { write_png(path, colorize_disparity(image, min_value, max_value, map)); });
@@ -63,12 +66,14 @@ void write_color_png(const std::string& path, const py::array& disparity, float 
 #endif
 
 // Non-finite values (Middlebury's inf for unknown) come back as NaN, like Matcher.compute's.
-py::array_t<float> read_disparity_pfm(const std::string& path) {
+py::array_t<float> read_disparity_pfm(const py::object& path_object) {
+  const std::string path = path_argument(path_object, "the PFM path");
   return disparity_to_array(with_file_errors(path, [&] { return read_pfm(path); }));
 }
 
 // NaN is written as inf, Middlebury's invalid disparity, as the CLI writes it.
-void write_disparity_pfm(const std::string& path, const py::array& disparity) {
+void write_disparity_pfm(const py::object& path_object, const py::object& disparity) {
+  const std::string path = path_argument(path_object, "the PFM path");
   const ImageF32 image = engine_disparity(disparity);
   with_write_errors([&] { write_pfm(path, image); });
 }

@@ -4,15 +4,15 @@
 #include <pybind11/stl.h>
 
 #include <memory>
-#include <sstream>
 #include <string>
 
-#include "src/app/engine_factory.h"
 #include "src/core/parallel_for.h"
 #include "src/core/param_table.h"
 #include "src/core/stereo_engine.h"
+#include "src/python/argument_checks.h"
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
+#include "src/python/shared_engine.h"
 
 namespace py = pybind11;
 
@@ -46,19 +46,21 @@ const ParamDescriptor& descriptor_of(const std::string& key) {
   return *descriptor;
 }
 
+// One engine (shared by the Python threads that use this Matcher: shared_engine.h) and its
+// parameters. The parameters and the last timings are only touched with the GIL held.
 class Matcher {
  public:
-  explicit Matcher(const std::string& engine_kind) {
-    if (engine_kind != "cpu" && engine_kind != "reference" && engine_kind != "cuda" &&
-        engine_kind != "auto")
-      throw InputError("--engine must be cpu, reference, cuda or auto, got \"" + engine_kind + "\"");
-    std::ostringstream notices;
-    engine_ = make_engine(engine_kind, notices);
-    notices_ = notices.str();
-  }
+  explicit Matcher(const std::string& engine_kind) : engine_(engine_kind) {}
 
-  std::string engine_name() const { return engine_->name(); }
-  const std::string& notices() const { return notices_; }
+  // Each waits for a frame another thread is computing, so without the GIL.
+  std::string engine_name() const {
+    py::gil_scoped_release release;
+    return engine_.name();
+  }
+  std::string notices() const {
+    py::gil_scoped_release release;
+    return engine_.notices();
+  }
 
   py::object get(const std::string& key) const { return typed_value(descriptor_of(key), params_); }
 
@@ -78,11 +80,13 @@ class Matcher {
     return all;
   }
 
-  void load_preset(const std::string& path) {
+  void load_preset(const py::object& path_object) {
+    const std::string path = path_argument(path_object, "the preset path");
     params_ = with_file_errors(path, [&] { return load_preset_file(path, params_); });
   }
 
-  void save_preset(const std::string& path) const {
+  void save_preset(const py::object& path_object) const {
+    const std::string path = path_argument(path_object, "the preset path");
     try {
       save_preset_file(path, params_);
     } catch (const RuntimeError& error) {
@@ -93,47 +97,81 @@ class Matcher {
 
   std::string preset_text() const { return to_preset_text(params_); }
 
-  // Copies the pair (with the GIL) and queues it (without).
-  void submit(const py::array& left, const py::array& right, bool fixed, bool confidence) {
-    const HostPairImages pair(left, right);
-    FrameRequest request;
-    request.pair = pair.view();
-    request.params = params_;
-    request.params.confidence = request.params.confidence || confidence;
-    request.want = ResultParts{fixed, !fixed, confidence, false, false, std::nullopt};
+  // Queues a frame; returns its ticket for collect().
+  uint64_t submit(const py::object& left, const py::object& right, bool fixed, bool confidence) {
+    const Frame frame = prepare(left, right, fixed, confidence);
     py::gil_scoped_release release;
-    engine_->submit(request);
+    return engine_.submit(frame.request);
   }
 
-  // The oldest queued frame: a disparity array (float32 px with NaN, or int16 1/16 px with
-  // fixed), and the confidence when it was asked for and computed (None otherwise).
-  py::tuple collect(bool fixed) {
+  // The frame of `ticket`: a disparity array (float32 px with NaN, or int16 1/16 px with fixed),
+  // and the confidence when it was asked for and computed (None otherwise).
+  py::tuple collect(uint64_t ticket, bool fixed) {
+    DisparityResult result;
     {
       py::gil_scoped_release release;
-      engine_->collect(result_);
+      result = engine_.collect(ticket);
     }
-    py::object disparity = fixed ? py::object(fixed_image_to_array(result_.disparity_fixed))
-                                 : py::object(disparity_to_array(result_.disparity));
-    py::object confidence = result_.confidence.empty()
-                                ? py::object(py::none())
-                                : py::object(float_image_to_array(result_.confidence));
-    return py::make_tuple(disparity, confidence);
+    return to_python(result, fixed);
   }
 
-  int frames_in_flight() const { return engine_->frames_in_flight(); }
+  // One frame, submitted and collected as one step.
+  py::tuple compute(const py::object& left, const py::object& right, bool fixed, bool confidence) {
+    const Frame frame = prepare(left, right, fixed, confidence);
+    DisparityResult result;
+    {
+      py::gil_scoped_release release;
+      result = engine_.compute(frame.request);
+    }
+    return to_python(result, fixed);
+  }
 
   py::dict timings() const {
     py::dict stages;
-    for (const StageTiming& stage : result_.timings.stages)
+    for (const StageTiming& stage : timings_.stages)
       stages[py::str(stage.stage)] = stage.milliseconds;
     return stages;
   }
 
  private:
-  std::unique_ptr<StereoEngine> engine_;
-  std::string notices_;
+  // A request and the copied pair it borrows.
+  struct Frame {
+    std::unique_ptr<HostPairImages> pair;
+    FrameRequest request;
+  };
+
+  // Checks the arrays and whether the frame fits before copying them (with the GIL).
+  Frame prepare(const py::object& left_object, const py::object& right_object, bool fixed,
+                bool confidence) {
+    const py::array left = array_argument(left_object, "the left image");
+    const py::array right = array_argument(right_object, "the right image");
+    const PairLayout layout = checked_pair_layout(left, right);
+    Frame frame;
+    frame.request.params = params_;
+    frame.request.params.confidence = params_.confidence || confidence;
+    frame.request.want = ResultParts{fixed, !fixed, confidence, false, false, std::nullopt};
+    {
+      py::gil_scoped_release release;
+      engine_.require_frame_fits(layout.width, layout.height, frame.request.params);
+    }
+    frame.pair = std::make_unique<HostPairImages>(left, right, layout);
+    frame.request.pair = frame.pair->view();
+    return frame;
+  }
+
+  py::tuple to_python(const DisparityResult& result, bool fixed) {
+    timings_ = result.timings;
+    py::object disparity = fixed ? py::object(fixed_image_to_array(result.disparity_fixed))
+                                 : py::object(disparity_to_array(result.disparity));
+    py::object confidence = result.confidence.empty()
+                                ? py::object(py::none())
+                                : py::object(float_image_to_array(result.confidence));
+    return py::make_tuple(disparity, confidence);
+  }
+
+  SharedEngine engine_;
   StereoParams params_;
-  DisparityResult result_;  // the last frame's; its buffers are reused by the next collect
+  StageTimings timings_;  // the last collected frame's
 };
 
 }  // namespace
@@ -151,8 +189,9 @@ void bind_matcher(py::module_& module) {
       .def("preset_text", &Matcher::preset_text)
       .def("submit", &Matcher::submit, py::arg("left"), py::arg("right"), py::arg("fixed"),
            py::arg("confidence"))
-      .def("collect", &Matcher::collect, py::arg("fixed"))
-      .def("frames_in_flight", &Matcher::frames_in_flight)
+      .def("collect", &Matcher::collect, py::arg("ticket"), py::arg("fixed"))
+      .def("compute", &Matcher::compute, py::arg("left"), py::arg("right"), py::arg("fixed"),
+           py::arg("confidence"))
       .def("timings", &Matcher::timings);
   module.def("parameter_keys", [] {
     py::list keys;

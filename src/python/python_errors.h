@@ -5,7 +5,8 @@
 namespace sv::python {
 
 // The core's errors as Python's: InputError (bad parameters, shapes, values) -> ValueError,
-// RuntimeError (the engine) -> RuntimeError, with the CLI's messages unchanged.
+// a frame that cannot fit in memory (FrameDoesNotFitError) -> MemoryError, RuntimeError (the
+// engine) -> RuntimeError, with the CLI's messages unchanged.
 void register_error_translators();
 
 // Runs `load`, turning an InputError about a file that cannot be read at all (missing, a

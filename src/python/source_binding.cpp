@@ -6,10 +6,13 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "src/app/source_factory.h"
+#include "src/python/argument_checks.h"
 #include "src/python/array_conversion.h"
 #include "src/python/python_errors.h"
 
@@ -36,12 +39,20 @@ py::array_t<uint16_t> u16_array(const ImageU16& image) {
   return array;
 }
 
+// A keyword's value as the flag's text: a path, a number or a string.
+std::string flag_value(const py::handle& value, const std::string& flag) {
+  if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value))
+    return py::str(value).cast<std::string>();
+  return path_argument(value, "the value of " + flag + "=");
+}
+
 // Keyword arguments as the CLI's flags: left="a.png" -> --left a.png, swap_views=True ->
 // --swap-views (False leaves it out), numbers as their text.
 std::vector<std::string> source_flags(const py::kwargs& keywords) {
   std::vector<std::string> flags;
   for (const auto& item : keywords) {
-    std::string name = item.first.cast<std::string>();
+    const std::string keyword = item.first.cast<std::string>();
+    std::string name = keyword;
     for (char& c : name)
       if (c == '_') c = '-';
     if (py::isinstance<py::bool_>(item.second)) {
@@ -49,7 +60,7 @@ std::vector<std::string> source_flags(const py::kwargs& keywords) {
       continue;
     }
     flags.push_back("--" + name);
-    flags.push_back(py::str(item.second).cast<std::string>());
+    flags.push_back(flag_value(item.second, keyword));
   }
   return flags;
 }
@@ -69,6 +80,9 @@ void raise_os_error_for_missing_path(const InputError& error, const std::vector<
   }
 }
 
+// A frame source that several Python threads may iterate: next() is serialised (a decoder
+// is not safe to enter twice at once), each pair going to exactly one caller. A thread waits
+// for the source's lock without the GIL.
 class Source {
  public:
   explicit Source(const py::kwargs& keywords) {
@@ -89,11 +103,7 @@ class Source {
   // full-depth gray planes (uint16 / float32); info holds index, timestamp_s and the 8-bit
   // BGR views of a full-depth pair as left_bgr / right_bgr.
   py::tuple next() {
-    std::optional<StereoPair> pair;
-    {
-      py::gil_scoped_release release;
-      pair = source_->next();
-    }
+    std::optional<StereoPair> pair = locked([&] { return source_->next(); });
     if (!pair) throw py::stop_iteration();
     py::dict info;
     info["index"] = pair->index;
@@ -112,19 +122,26 @@ class Source {
     return py::make_tuple(bgr_array(pair->left), bgr_array(pair->right), info);
   }
 
-  std::string describe() const { return source_->describe(); }
-  bool is_live() const { return source_->is_live(); }
-  int64_t frame_count() const { return source_->frame_count(); }
+  std::string describe() { return locked([&] { return source_->describe(); }); }
+  bool is_live() { return locked([&] { return source_->is_live(); }); }
+  int64_t frame_count() { return locked([&] { return source_->frame_count(); }); }
   // The next pair delivered is `index` (batch chunks start mid-file); false when the source
   // cannot seek there.
-  bool seek(int64_t index) {
-    py::gil_scoped_release release;
-    return source_->seek(index);
-  }
-  double frames_per_second() const { return source_->frames_per_second(); }
-  const std::vector<std::string>& notices() const { return *notices_; }
+  bool seek(int64_t index) { return locked([&] { return source_->seek(index); }); }
+  double frames_per_second() { return locked([&] { return source_->frames_per_second(); }); }
+  // The source adds notices while it reads (under the lock).
+  std::vector<std::string> notices() { return locked([&] { return *notices_; }); }
 
  private:
+  // `read` under the source's lock, waited for (and run) without the GIL.
+  template <typename Read>
+  auto locked(Read&& read) -> decltype(read()) {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return read();
+  }
+
+  std::mutex mutex_;
   std::shared_ptr<std::vector<std::string>> notices_ = std::make_shared<std::vector<std::string>>();
   std::unique_ptr<FrameSource> source_;
 };
@@ -136,7 +153,7 @@ void bind_source(py::module_& module) {
       .def("__iter__", [](Source& source) -> Source& { return source; })
       .def("__next__", &Source::next)
       .def("__len__",
-           [](const Source& source) {
+           [](Source& source) {
              if (source.frame_count() < 0) throw py::type_error("this source has no length");
              return source.frame_count();
            })
@@ -146,7 +163,8 @@ void bind_source(py::module_& module) {
       .def_property_readonly("frame_count", &Source::frame_count)
       .def_property_readonly("frames_per_second", &Source::frames_per_second)
       .def_property_readonly("notices", &Source::notices);
-  module.def("open_source", [](const py::kwargs& keywords) { return Source(keywords); });
+  module.def("open_source",
+             [](const py::kwargs& keywords) { return std::make_unique<Source>(keywords); });
 }
 
 }  // namespace sv::python

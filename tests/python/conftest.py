@@ -32,6 +32,14 @@ def write_pgm(path, image):
         f.write(b"P5\n%d %d\n255\n" % (width, height) + image.astype(np.uint8).tobytes())
 
 
+def cuda_matcher(**params):
+    """A Matcher on the CUDA engine, or the test skips with the reason there is none."""
+    try:
+        return stereoview.Matcher(engine="cuda", **params)
+    except (RuntimeError, ValueError) as error:
+        pytest.skip(f"no CUDA engine here: {error}")
+
+
 @pytest.fixture
 def pair():
     return textured_pair()

@@ -3,16 +3,9 @@ reason, where the build has no CUDA engine or the machine no CUDA device)."""
 import numpy as np
 import pytest
 
-from conftest import textured_pair
+from conftest import cuda_matcher, textured_pair
 
 stereoview = pytest.importorskip("stereoview")
-
-
-def cuda_matcher(**params):
-    try:
-        return stereoview.Matcher(engine="cuda", **params)
-    except (RuntimeError, ValueError) as error:
-        pytest.skip(f"no CUDA engine here: {error}")
 
 
 def smooth_pair(width, height, shift, seed):

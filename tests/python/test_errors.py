@@ -43,6 +43,52 @@ def test_bad_arrays_are_value_errors(matcher, left, right, message):
         matcher.compute(left, right)
 
 
+@pytest.mark.parametrize("value, type_name", [([[0, 1], [2, 3]], "list"), (None, "NoneType")])
+def test_a_list_or_none_for_an_array_is_a_type_error_saying_what_is_expected(
+        tmp_path, matcher, pair, value, type_name):
+    calls = [
+        (lambda: matcher.compute(value, pair[1]), "the left image"),
+        (lambda: matcher.compute_fixed(pair[0], value), "the right image"),
+        (lambda: list(matcher.compute_many([(pair[0], value)])), "the right image"),
+        (lambda: stereoview.evaluate(value, pair[0]), "the disparity"),
+        (lambda: stereoview.write_pfm(str(tmp_path / "d.pfm"), value), "the disparity"),
+    ]
+    if value is not None:  # no mask
+        calls.append((lambda: stereoview.evaluate(pair[0], pair[0], mask=value), "mask"))
+    for call, what in calls:
+        with pytest.raises(TypeError) as error:
+            call()
+        assert str(error.value) == f"{what} must be a NumPy array, not {type_name}"
+
+
+@pytest.mark.parametrize("value, type_name", [(["rig.yaml"], "list"), (None, "NoneType")])
+def test_a_list_or_none_for_a_path_is_a_type_error_saying_what_is_expected(
+        matcher, value, type_name):
+    calls = [(lambda: stereoview.read_pfm(value), "the PFM path"),
+             (lambda: matcher.load_preset(value), "the preset path"),
+             (lambda: matcher.save_preset(value), "the preset path")]
+    if stereoview.has_io:
+        calls += [(lambda: stereoview.Calibration.load(value), "the calibration path"),
+                  (lambda: stereoview.read_image(value), "the image path"),
+                  (lambda: stereoview.open_source(left=value, right="r.png"),
+                   "the value of left=")]
+    for call, what in calls:
+        with pytest.raises(TypeError) as error:
+            call()
+        assert str(error.value) == f"{what} must be a str or os.PathLike path, not {type_name}"
+
+
+def test_paths_may_be_pathlib_paths(tmp_path):
+    path = tmp_path / "d.pfm"
+    stereoview.write_pfm(path, np.ones((2, 3), np.float32))
+    np.testing.assert_array_equal(stereoview.read_pfm(path), np.ones((2, 3), np.float32))
+
+
+def test_big_endian_arrays_of_different_kinds_still_say_they_differ(matcher):
+    with pytest.raises(ValueError, match=r"differ: \(8, 8\) >u2 and \(8, 8\) >f4"):
+        matcher.compute(np.zeros((8, 8), ">u2"), np.zeros((8, 8), ">f4"))
+
+
 def test_different_sizes_are_a_value_error_and_the_engine_goes_on(matcher, pair):
     with pytest.raises(ValueError):
         matcher.compute(np.zeros((40, 64), np.uint8), np.zeros((40, 60), np.uint8))

@@ -47,6 +47,19 @@ def calibration(tmp_path):
 
 
 @needs_io
+@pytest.mark.parametrize("size, message", [
+    ({"width": -5, "height": 10}, "width=-5: the images' width must be 1..32766 pixels"),
+    ({"width": 64, "height": 0}, "height=0: the images' height must be 1..32766 pixels"),
+    ({"width": 40000, "height": 40}, "width=40000"),
+])
+def test_a_bad_image_size_is_a_value_error_naming_it(tmp_path, size, message):
+    path = tmp_path / "rig.yaml"
+    path.write_text(CALIBRATION)
+    with pytest.raises(ValueError, match=message):
+        stereoview.Calibration.load(str(path), **size)
+
+
+@needs_io
 def test_calibration_geometry(calibration):
     assert calibration.focal_length == pytest.approx(500)
     assert calibration.baseline == pytest.approx(0.1)

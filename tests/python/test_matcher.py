@@ -24,6 +24,8 @@ def test_gray_uint8_gives_the_known_shift(matcher, pair):
     pytest.param(lambda g: np.dstack([g, g, g]), id="uint8-bgr"),
     pytest.param(lambda g: g.astype(np.uint16) * 257, id="uint16"),
     pytest.param(lambda g: g.astype(np.float32) / 255, id="float32"),
+    pytest.param(lambda g: (g.astype(np.uint16) * 257).astype(">u2"), id="uint16-big-endian"),
+    pytest.param(lambda g: (g.astype(np.float32) / 255).astype(">f4"), id="float32-big-endian"),
     pytest.param(lambda g: np.asfortranarray(g), id="uint8-fortran-order"),
     pytest.param(lambda g: np.repeat(g, 2, axis=1)[:, ::2], id="uint8-strided-view"),
     pytest.param(lambda g: np.dstack([g, g, g])[:, :, ::-1], id="uint8-rgb-reversed-view"),

@@ -63,10 +63,12 @@ def test_bgr_arrays_match_as_the_cli_matches_the_colour_files(tmp_path, cli):
 def test_module_command_line_writes_the_cli_file(tmp_path, cli, pair_files):
     expected = cli_disparity(cli, *pair_files, tmp_path / "cli", "--disparities", "16")
     out = tmp_path / "new" / "out.pfm"  # its folder is made
-    subprocess.run([sys.executable, "-m", "stereoview", *pair_files, "-o", str(out),
-                    "--engine", "cpu", "--param", "disparities=16"],
-                   check=True, capture_output=True, timeout=120)
+    result = subprocess.run([sys.executable, "-m", "stereoview", *pair_files, "-o", str(out),
+                             "--engine", "cpu", "--param", "disparities=16"],
+                            check=True, capture_output=True, text=True, timeout=120)
     assert out.read_bytes() == open(expected, "rb").read()
+    # One line says what was written.
+    assert result.stdout == f"wrote {out}: 72x48 disparity (census-sgm, cpu engine)\n"
 
 
 def test_module_command_line_reports_errors(tmp_path, pair_files):

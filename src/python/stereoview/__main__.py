@@ -38,9 +38,12 @@ def main(argv=None):
         # The output's folder is made, as the CLI's --out makes its own.
         os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
         stereoview.write_pfm(args.output, disparity)
-    except (ValueError, OSError, RuntimeError) as error:
+    except (ValueError, OSError, RuntimeError, MemoryError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    height, width = disparity.shape
+    print(f"wrote {args.output}: {width}x{height} disparity ({args.algorithm}, "
+          f"{matcher.engine} engine)")
     return 0
 
 

@@ -59,48 +59,46 @@ class Matcher:
 
     def load_preset(self, path):
         """Reads a preset file (key = value lines, as `stereoview --save-preset` writes)."""
-        self._engine.load_preset(str(path))
+        self._engine.load_preset(path)
 
     def save_preset(self, path):
-        self._engine.save_preset(str(path))
+        self._engine.save_preset(path)
+
+    # One Matcher may be shared by threads: each frame is bound to the ticket its submit returned,
+    # so a thread only ever receives its own results, and compute() submits and collects as one
+    # call. Frames that cannot fit in memory raise MemoryError before anything is allocated.
 
     def compute(self, left, right, confidence=False):
         """The disparity of the left view, float32 px, NaN where no match survived.
         With confidence=True, (disparity, confidence) with confidence in [0, 1]."""
-        self._engine.submit(left, right, False, confidence)
-        disparity, conf = self._engine.collect(False)
+        disparity, conf = self._engine.compute(left, right, False, confidence)
         return (disparity, conf) if confidence else disparity
 
     def compute_fixed(self, left, right):
         """The engine's exact result: int16 in 1/16 px (invalid as the engine marks it)."""
-        self._engine.submit(left, right, True, False)
-        return self._engine.collect(True)[0]
+        return self._engine.compute(left, right, True, False)[0]
 
     def compute_many(self, pairs, confidence=False):
         """Yields compute()'s result for each (left, right) of the iterable `pairs`, keeping two
         frames in the engine so it computes one while the other is handed over."""
-        in_flight = 0
+        tickets = []
         try:
             for left, right in pairs:
-                self._engine.submit(left, right, False, confidence)
-                in_flight += 1
-                if in_flight == 2:
-                    in_flight -= 1
-                    yield self._collect(confidence)
-            while in_flight:
-                in_flight -= 1
-                yield self._collect(confidence)
+                tickets.append(self._engine.submit(left, right, False, confidence))
+                if len(tickets) == 2:
+                    yield self._collect(tickets.pop(0), confidence)
+            while tickets:
+                yield self._collect(tickets.pop(0), confidence)
         finally:
-            # A loop left early (break, an error) leaves no frame behind for the next compute.
-            while in_flight:
-                in_flight -= 1
+            # A loop left early (break, an error) leaves no frame behind in the engine.
+            for ticket in tickets:
                 try:
-                    self._engine.collect(False)
-                except (ValueError, RuntimeError):
+                    self._engine.collect(ticket, False)
+                except (ValueError, RuntimeError, MemoryError):
                     pass
 
-    def _collect(self, confidence):
-        disparity, conf = self._engine.collect(False)
+    def _collect(self, ticket, confidence):
+        disparity, conf = self._engine.collect(ticket, False)
         return (disparity, conf) if confidence else disparity
 
     @property
