@@ -3,9 +3,11 @@
 # whose ctest summary ends the output. Extra arguments go to ctest (e.g. -L unit, -R census).
 #
 # With CI=true (as CI runs it) or STEREOVIEW_SANITIZERS=1, the suite first runs under the
-# sanitizers (scripts/sanitizer_test.sh: ASan + UBSan over every test, TSan over the threaded
-# ones, then the Python module's tests under ASan), each in a build of its own that is removed
-# once its tests pass; STEREOVIEW_SANITIZERS=0 (or any ctest argument) leaves them out in CI too.
+# sanitizers (scripts/python_sanitizer_test.sh and scripts/sanitizer_test.sh: the Python module's
+# tests and then every test under ASan + UBSan, TSan over the threaded ones), each sanitizer in a
+# build of its own that is removed once its tests pass; STEREOVIEW_SANITIZERS=0 (or any ctest
+# argument) leaves them out in CI too. The Python tests under TSan run by hand
+# (scripts/python_sanitizer_test.sh thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -20,6 +22,11 @@ if [ "$sanitizers" = 1 ] && [ $# -eq 0 ]; then
   # A failed one is kept to look into; STEREOVIEW_KEEP_SANITIZER_BUILDS=1 keeps them all.
   remove=1
   [ "${STEREOVIEW_KEEP_SANITIZER_BUILDS:-0}" = 1 ] && remove=0
+  # The Python module's tests first: they build the module and the CLI in build-asan/, which
+  # the C++ suite then completes and removes once it passes. The batch's tests (Dask clusters of
+  # worker processes, pure Python around the module's calls) are left to the plain build.
+  step "the Python module's tests under ASan + UBSan (build-asan/)"
+  scripts/python_sanitizer_test.sh address --ignore=tests/python/test_batch.py
   step "ASan + UBSan build and suite (build-asan/)"
   STEREOVIEW_REMOVE_PASSED_BUILD=$remove scripts/sanitizer_test.sh address
   step "TSan build and threaded tests (build-tsan/)"
