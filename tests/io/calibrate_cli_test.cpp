@@ -69,10 +69,12 @@ TEST(CalibrateCli, ImageGlobsGiveACalibrationThatCalibReadsAndAReportBesideIt) {
   ASSERT_TRUE(c.translation_unit);  // --square is in metres, so T is (issue 39)
   EXPECT_EQ(*c.translation_unit, LengthUnit::kMetre);
   EXPECT_TRUE(contains(read_text(dir + "/rig.report.txt"), "coverage of the image"));
-  // Named as the help and the README say (issue 39: they said FILE.report.txt, rig.yaml.report.txt).
+  // Named as the help and the calibration page say (issue 39: they said FILE.report.txt,
+  // rig.yaml.report.txt).
   const std::string naming = "NAME.report.txt for NAME.yaml";
   EXPECT_TRUE(contains(run_stereoview({"calibrate", "--help"}).out, naming));
-  std::string readme = read_text(std::string(STEREOVIEW_SOURCE_DIR) + "/README.md");
+  std::string readme =
+      read_text(std::string(STEREOVIEW_SOURCE_DIR) + "/docs/sources-and-calibration.md");
   std::replace(readme.begin(), readme.end(), '\n', ' ');
   readme.erase(std::unique(readme.begin(), readme.end(), [](char a, char b) { return a == ' ' && b == ' '; }),
                readme.end());
